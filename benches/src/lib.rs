@@ -1,0 +1,1 @@
+//! Shared data shapes for the benchmarks.

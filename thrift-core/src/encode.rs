@@ -1,0 +1,79 @@
+//! The traits values implement to be written and read: [`ThriftType`], [`Encode`], [`Decode`].
+
+use bytes::BufMut;
+
+use crate::error::Result;
+use crate::idl::Idl;
+use crate::protocol::Protocol;
+use crate::reader::Reader;
+use crate::wire::TType;
+
+/// A Rust type with a Thrift type: its wire type id and its IDL spelling.
+pub trait ThriftType {
+    /// The wire type of values of this type.
+    const TTYPE: TType;
+
+    /// The IDL spelling of this type as a field type (`"i32"`, `"list<string>"`,
+    /// `"HelloRequest"`), defining it and its dependencies in `idl` first when it is a
+    /// named type.
+    fn idl_type(idl: &mut Idl) -> String;
+}
+
+/// A value that can be written in any [`Protocol`], at an exact, precomputed size.
+///
+/// ```
+/// use thrift_core::{Binary, Compact, Encode};
+/// let v = vec![1i32, 2, 3];
+/// let mut buf = Vec::new();
+/// v.encode::<Compact, _>(&mut buf);
+/// assert_eq!(buf.len(), v.encoded_len::<Compact>());
+/// assert_eq!(thrift_core::to_vec::<Binary, _>(&v).len(), v.encoded_len::<Binary>());
+/// ```
+pub trait Encode: ThriftType {
+    /// Writes the value (without a field header).
+    fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B);
+
+    /// The exact number of bytes [`Encode::encode`] writes for protocol `P`.
+    fn encoded_len<P: Protocol>(&self) -> usize;
+
+    /// The encoded length of every value of this type, when it is the same for all of them
+    /// in protocol `P` (an `i32` in binary, a `double` anywhere). Lets containers size
+    /// themselves without visiting each element.
+    #[inline]
+    fn fixed_len<P: Protocol>() -> Option<usize> {
+        None
+    }
+
+    /// Writes the value as field `id` of a struct whose previous field was `last_id`.
+    #[inline]
+    fn encode_field<P: Protocol, B: BufMut + ?Sized>(&self, id: i16, last_id: i16, buf: &mut B) {
+        P::write_field_begin(buf, Self::TTYPE, id, last_id);
+        self.encode::<P, B>(buf);
+    }
+
+    /// The exact number of bytes [`Encode::encode_field`] writes.
+    #[inline]
+    fn field_len<P: Protocol>(&self, id: i16, last_id: i16) -> usize {
+        P::field_begin_len(id, last_id) + self.encoded_len::<P>()
+    }
+}
+
+/// A value that can be read from a complete message in memory, borrowing from it for `'de`.
+///
+/// `&'de str`, `&'de [u8]` and `Cow<'de, str>` borrow from the input; `bytes::Bytes`
+/// shares the input buffer when the [`Reader`] was built over `Bytes`.
+///
+/// ```
+/// use thrift_core::{Compact, Decode, Reader};
+/// let input = [0x09, b'h', b'e', b'l', b'l', b'o', b' ', b'y', b'o', b'u'];
+/// let s: &str = Decode::decode::<Compact>(&mut Reader::new(&input)).unwrap();
+/// assert_eq!(s, "hello you");
+/// ```
+pub trait Decode<'de>: ThriftType + Sized {
+    /// Reads a value whose wire type is [`ThriftType::TTYPE`].
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self>;
+}
+
+/// A value that decodes without borrowing from its input.
+pub trait DecodeOwned: for<'de> Decode<'de> {}
+impl<T: for<'de> Decode<'de>> DecodeOwned for T {}

@@ -1,0 +1,193 @@
+//! `list` (Vec), `set` (HashSet, BTreeSet) and `map` (HashMap, BTreeMap).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, Hash};
+
+use bytes::BufMut;
+
+use crate::encode::{Decode, Encode, ThriftType};
+use crate::error::{ErrorKind, Result};
+use crate::idl::Idl;
+use crate::protocol::Protocol;
+use crate::reader::Reader;
+use crate::wire::TType;
+
+/// Checks a declared element type: a non-empty container must declare the type the Rust
+/// value holds. An empty one is accepted whatever it declares (compact writes no types for
+/// an empty map).
+#[inline]
+fn check_elem(r: &Reader<'_>, declared: Result<TType, u8>, expected: TType) -> Result<()> {
+    match declared {
+        Ok(t) if t == expected => Ok(()),
+        Ok(found) => Err(r.error(ErrorKind::UnexpectedElementType { expected, found })),
+        Err(raw) => Err(r.error(ErrorKind::InvalidType(raw))),
+    }
+}
+
+/// Reads a list or set header for elements of type `elem`, returning the validated count.
+#[inline]
+pub(crate) fn read_list_len<P: Protocol>(r: &mut Reader<'_>, elem: TType) -> Result<usize> {
+    let header = P::read_list_begin(r)?;
+    let len = r.check_container_len(header.len, P::min_len(elem))?;
+    if len > 0 {
+        check_elem(r, header.elem, elem)?;
+    }
+    Ok(len)
+}
+
+/// Reads a map header for the given key and value types, returning the validated count.
+#[inline]
+pub(crate) fn read_map_len<P: Protocol>(r: &mut Reader<'_>, key: TType, value: TType) -> Result<usize> {
+    let header = P::read_map_begin(r)?;
+    let len = r.check_container_len(header.len, P::min_len(key) + P::min_len(value))?;
+    if len > 0 {
+        check_elem(r, header.key, key)?;
+        check_elem(r, header.value, value)?;
+    }
+    Ok(len)
+}
+
+/// Encoded length of `len` elements from `iter`, without visiting them when they all have
+/// the same size.
+#[inline]
+fn elems_len<'a, P: Protocol, T: Encode + 'a>(len: usize, iter: impl Iterator<Item = &'a T>) -> usize {
+    match T::fixed_len::<P>() {
+        Some(each) => each * len,
+        None => iter.map(T::encoded_len::<P>).sum(),
+    }
+}
+
+/// Decodes `len` values with `f` inside one level of nesting.
+#[inline]
+fn nested<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Result<R>) -> Result<R> {
+    r.enter()?;
+    let out = f(r)?;
+    r.leave();
+    Ok(out)
+}
+
+impl<T: ThriftType> ThriftType for Vec<T> {
+    const TTYPE: TType = TType::List;
+    fn idl_type(idl: &mut Idl) -> String {
+        format!("list<{}>", T::idl_type(idl))
+    }
+}
+
+impl<T: Encode> Encode for Vec<T> {
+    #[inline]
+    fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
+        P::write_list_begin(buf, T::TTYPE, self.len());
+        for item in self {
+            item.encode::<P, B>(buf);
+        }
+    }
+    #[inline]
+    fn encoded_len<P: Protocol>(&self) -> usize {
+        P::list_begin_len(self.len()) + elems_len::<P, T>(self.len(), self.iter())
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        nested(r, |r| {
+            let len = read_list_len::<P>(r, T::TTYPE)?;
+            let mut out = Vec::with_capacity(len);
+            for _ in 0..len {
+                out.push(T::decode::<P>(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// Implements the traits for a set type.
+macro_rules! set {
+    ($set:ident < T $(, $s:ident)? >; [$($extra:tt)*]; $($bound:tt)+) => {
+        impl<T: ThriftType, $($extra)*> ThriftType for $set<T $(, $s)?> {
+            const TTYPE: TType = TType::Set;
+            fn idl_type(idl: &mut Idl) -> String {
+                format!("set<{}>", T::idl_type(idl))
+            }
+        }
+
+        impl<T: Encode, $($extra)*> Encode for $set<T $(, $s)?> {
+            #[inline]
+            fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
+                P::write_list_begin(buf, T::TTYPE, self.len());
+                for item in self {
+                    item.encode::<P, B>(buf);
+                }
+            }
+            #[inline]
+            fn encoded_len<P: Protocol>(&self) -> usize {
+                P::list_begin_len(self.len()) + elems_len::<P, T>(self.len(), self.iter())
+            }
+        }
+
+        impl<'de, T: Decode<'de> + $($bound)+, $($extra)*> Decode<'de> for $set<T $(, $s)?> {
+            #[inline]
+            fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+                nested(r, |r| {
+                    let len = read_list_len::<P>(r, T::TTYPE)?;
+                    let mut out = $set::default();
+                    for _ in 0..len {
+                        out.insert(T::decode::<P>(r)?);
+                    }
+                    Ok(out)
+                })
+            }
+        }
+    };
+}
+
+set!(HashSet<T, S>; [S: BuildHasher + Default]; Eq + Hash);
+set!(BTreeSet<T>; []; Ord);
+
+/// Implements the traits for a map type.
+macro_rules! map {
+    ($map:ident < K, V $(, $s:ident)? >; [$($extra:tt)*]; $($bound:tt)+) => {
+        impl<K: ThriftType, V: ThriftType, $($extra)*> ThriftType for $map<K, V $(, $s)?> {
+            const TTYPE: TType = TType::Map;
+            fn idl_type(idl: &mut Idl) -> String {
+                let key = K::idl_type(idl);
+                format!("map<{}, {}>", key, V::idl_type(idl))
+            }
+        }
+
+        impl<K: Encode, V: Encode, $($extra)*> Encode for $map<K, V $(, $s)?> {
+            #[inline]
+            fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
+                P::write_map_begin(buf, K::TTYPE, V::TTYPE, self.len());
+                for (k, v) in self {
+                    k.encode::<P, B>(buf);
+                    v.encode::<P, B>(buf);
+                }
+            }
+            #[inline]
+            fn encoded_len<P: Protocol>(&self) -> usize {
+                P::map_begin_len(self.len())
+                    + elems_len::<P, K>(self.len(), self.keys())
+                    + elems_len::<P, V>(self.len(), self.values())
+            }
+        }
+
+        impl<'de, K: Decode<'de> + $($bound)+, V: Decode<'de>, $($extra)*> Decode<'de> for $map<K, V $(, $s)?> {
+            #[inline]
+            fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+                nested(r, |r| {
+                    let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
+                    let mut out = $map::default();
+                    for _ in 0..len {
+                        let k = K::decode::<P>(r)?;
+                        out.insert(k, V::decode::<P>(r)?);
+                    }
+                    Ok(out)
+                })
+            }
+        }
+    };
+}
+
+map!(HashMap<K, V, S>; [S: BuildHasher + Default]; Eq + Hash);
+map!(BTreeMap<K, V>; []; Ord);

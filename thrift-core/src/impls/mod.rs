@@ -1,0 +1,9 @@
+//! `ThriftType`, `Encode` and `Decode` for the standard types.
+
+mod containers;
+mod pointers;
+mod primitives;
+mod strings;
+mod uuid;
+
+pub use self::uuid::Uuid;

@@ -1,0 +1,97 @@
+//! `string` (str, String, Cow<str>) and `binary` (\[u8\], Vec<u8>, Cow<\[u8\]>, Bytes).
+
+use std::borrow::Cow;
+
+use bytes::{BufMut, Bytes};
+
+use crate::encode::{Decode, Encode, ThriftType};
+use crate::error::{ErrorKind, Result};
+use crate::idl::Idl;
+use crate::protocol::Protocol;
+use crate::reader::Reader;
+use crate::wire::TType;
+
+/// Reads a string borrowed from the input, checking UTF-8.
+#[inline]
+fn read_str<'de, P: Protocol>(r: &mut Reader<'de>) -> Result<&'de str> {
+    let bytes = P::read_binary(r)?;
+    std::str::from_utf8(bytes).map_err(|e| r.error_before(bytes.len() - e.valid_up_to(), ErrorKind::InvalidUtf8))
+}
+
+/// Implements `ThriftType` and `Encode` for a type that derefs to bytes.
+macro_rules! encode_as_bytes {
+    ($idl:literal, |$v:ident| $bytes:expr, $($ty:ty),+) => {$(
+        impl ThriftType for $ty {
+            const TTYPE: TType = TType::String;
+            fn idl_type(_: &mut Idl) -> String {
+                $idl.into()
+            }
+        }
+
+        impl Encode for $ty {
+            #[inline]
+            fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
+                let $v = self;
+                P::write_binary(buf, $bytes);
+            }
+            #[inline]
+            fn encoded_len<P: Protocol>(&self) -> usize {
+                let $v = self;
+                P::binary_len($bytes.len())
+            }
+        }
+    )+};
+}
+
+encode_as_bytes!("string", |s| s.as_bytes(), str, String, Cow<'_, str>);
+encode_as_bytes!("binary", |b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
+
+impl<'de> Decode<'de> for &'de str {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        read_str::<P>(r)
+    }
+}
+
+impl<'de> Decode<'de> for String {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        read_str::<P>(r).map(str::to_owned)
+    }
+}
+
+impl<'de> Decode<'de> for Cow<'de, str> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        read_str::<P>(r).map(Cow::Borrowed)
+    }
+}
+
+impl<'de> Decode<'de> for &'de [u8] {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        P::read_binary(r)
+    }
+}
+
+impl<'de> Decode<'de> for Vec<u8> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        P::read_binary(r).map(<[u8]>::to_vec)
+    }
+}
+
+impl<'de> Decode<'de> for Cow<'de, [u8]> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        P::read_binary(r).map(Cow::Borrowed)
+    }
+}
+
+impl<'de> Decode<'de> for Bytes {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        let slice = P::read_binary(r)?;
+        Ok(r.to_bytes(slice))
+    }
+}

@@ -1,0 +1,378 @@
+//! Apache Thrift's compact protocol: zigzag varints, field-id deltas, folded bools.
+
+use bytes::BufMut;
+
+use super::binary::{message_type, read_name};
+use super::{FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
+use crate::error::{ErrorKind, Result};
+use crate::reader::Reader;
+use crate::wire::TType;
+
+const PROTOCOL_ID: u8 = 0x82;
+const VERSION: u8 = 1;
+const VERSION_MASK: u8 = 0x1f;
+const TYPE_SHIFT: u8 = 5;
+
+/// Compact type ids, which differ from the binary protocol's.
+mod ct {
+    pub const BOOLEAN_TRUE: u8 = 1;
+    pub const BOOLEAN_FALSE: u8 = 2;
+    pub const BYTE: u8 = 3;
+    pub const I16: u8 = 4;
+    pub const I32: u8 = 5;
+    pub const I64: u8 = 6;
+    pub const DOUBLE: u8 = 7;
+    pub const BINARY: u8 = 8;
+    pub const LIST: u8 = 9;
+    pub const SET: u8 = 10;
+    pub const MAP: u8 = 11;
+    pub const STRUCT: u8 = 12;
+    pub const UUID: u8 = 13;
+}
+
+/// Apache Thrift's compact protocol (`TCompactProtocol`).
+///
+/// ```
+/// use thrift_core::{Compact, Protocol};
+/// let mut buf = Vec::new();
+/// Compact::write_i32(&mut buf, -2); // zigzag: 3
+/// assert_eq!(buf, [0x03]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Compact;
+
+#[inline]
+const fn compact_type(t: TType) -> u8 {
+    match t {
+        TType::Stop | TType::Void => 0,
+        TType::Bool => ct::BOOLEAN_TRUE,
+        TType::I8 => ct::BYTE,
+        TType::I16 => ct::I16,
+        TType::I32 => ct::I32,
+        TType::I64 => ct::I64,
+        TType::Double => ct::DOUBLE,
+        TType::String => ct::BINARY,
+        TType::List => ct::LIST,
+        TType::Set => ct::SET,
+        TType::Map => ct::MAP,
+        TType::Struct => ct::STRUCT,
+        TType::Uuid => ct::UUID,
+    }
+}
+
+#[inline]
+const fn from_compact_type(b: u8) -> Option<TType> {
+    Some(match b {
+        0 => TType::Stop,
+        ct::BOOLEAN_TRUE | ct::BOOLEAN_FALSE => TType::Bool,
+        ct::BYTE => TType::I8,
+        ct::I16 => TType::I16,
+        ct::I32 => TType::I32,
+        ct::I64 => TType::I64,
+        ct::DOUBLE => TType::Double,
+        ct::BINARY => TType::String,
+        ct::LIST => TType::List,
+        ct::SET => TType::Set,
+        ct::MAP => TType::Map,
+        ct::STRUCT => TType::Struct,
+        ct::UUID => TType::Uuid,
+        _ => return None,
+    })
+}
+
+#[inline]
+fn elem_type(b: u8) -> Result<TType, u8> {
+    from_compact_type(b).ok_or(b)
+}
+
+#[inline]
+const fn zigzag32(n: i32) -> u32 {
+    ((n << 1) ^ (n >> 31)) as u32
+}
+
+#[inline]
+const fn zigzag64(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+#[inline]
+fn write_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
+    while v >= 0x80 {
+        buf.put_u8(v as u8 | 0x80);
+        v >>= 7;
+    }
+    buf.put_u8(v as u8);
+}
+
+#[inline]
+const fn varint_len(v: u64) -> usize {
+    // 1 byte per started group of 7 bits; 0 still takes one byte.
+    let bits = 64 - (v | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
+}
+
+/// Reads an unsigned varint of at most `max_bytes` bytes.
+#[inline]
+fn read_varint(r: &mut Reader<'_>, max_bytes: usize) -> Result<u64> {
+    let mut result = 0u64;
+    for i in 0..max_bytes {
+        let b = r.read_u8()?;
+        result |= ((b & 0x7f) as u64) << (7 * i);
+        if b & 0x80 == 0 {
+            return Ok(result);
+        }
+    }
+    Err(r.error_before(max_bytes, ErrorKind::VarintTooLong))
+}
+
+#[inline]
+fn read_varint32(r: &mut Reader<'_>) -> Result<u32> {
+    Ok(read_varint(r, 5)? as u32)
+}
+
+#[inline]
+const fn unzigzag32(n: u32) -> i32 {
+    ((n >> 1) as i32) ^ -((n & 1) as i32)
+}
+
+#[inline]
+const fn unzigzag64(n: u64) -> i64 {
+    ((n >> 1) as i64) ^ -((n & 1) as i64)
+}
+
+/// Whether a field id can be written as a 4-bit delta from the previous one.
+#[inline]
+const fn short_delta(id: i16, last_id: i16) -> Option<u8> {
+    let delta = id as i32 - last_id as i32;
+    if delta > 0 && delta <= 15 {
+        Some(delta as u8)
+    } else {
+        None
+    }
+}
+
+#[inline]
+fn write_field_header<B: BufMut + ?Sized>(buf: &mut B, ctype: u8, id: i16, last_id: i16) {
+    match short_delta(id, last_id) {
+        Some(delta) => buf.put_u8(delta << 4 | ctype),
+        None => {
+            buf.put_u8(ctype);
+            write_varint(buf, zigzag32(id as i32) as u64);
+        }
+    }
+}
+
+impl Protocol for Compact {
+    const FIXED_WIDTH_INTEGERS: bool = false;
+    const NAME: &'static str = "compact";
+
+    #[inline]
+    fn min_len(ttype: TType) -> usize {
+        match ttype {
+            TType::Double => 8,
+            TType::Uuid => 16,
+            _ => 1,
+        }
+    }
+
+    #[inline]
+    fn write_bool<B: BufMut + ?Sized>(buf: &mut B, v: bool) {
+        buf.put_u8(if v { ct::BOOLEAN_TRUE } else { ct::BOOLEAN_FALSE });
+    }
+    #[inline]
+    fn write_i8<B: BufMut + ?Sized>(buf: &mut B, v: i8) {
+        buf.put_i8(v);
+    }
+    #[inline]
+    fn write_i16<B: BufMut + ?Sized>(buf: &mut B, v: i16) {
+        write_varint(buf, zigzag32(v as i32) as u64);
+    }
+    #[inline]
+    fn write_i32<B: BufMut + ?Sized>(buf: &mut B, v: i32) {
+        write_varint(buf, zigzag32(v) as u64);
+    }
+    #[inline]
+    fn write_i64<B: BufMut + ?Sized>(buf: &mut B, v: i64) {
+        write_varint(buf, zigzag64(v));
+    }
+    #[inline]
+    fn write_double<B: BufMut + ?Sized>(buf: &mut B, v: f64) {
+        buf.put_u64_le(v.to_bits());
+    }
+    #[inline]
+    fn write_binary<B: BufMut + ?Sized>(buf: &mut B, v: &[u8]) {
+        write_varint(buf, v.len() as u64);
+        buf.put_slice(v);
+    }
+    #[inline]
+    fn write_field_begin<B: BufMut + ?Sized>(buf: &mut B, ttype: TType, id: i16, last_id: i16) {
+        write_field_header(buf, compact_type(ttype), id, last_id);
+    }
+    #[inline]
+    fn write_bool_field<B: BufMut + ?Sized>(buf: &mut B, id: i16, last_id: i16, v: bool) {
+        let ctype = if v { ct::BOOLEAN_TRUE } else { ct::BOOLEAN_FALSE };
+        write_field_header(buf, ctype, id, last_id);
+    }
+    #[inline]
+    fn write_list_begin<B: BufMut + ?Sized>(buf: &mut B, elem: TType, len: usize) {
+        let ctype = compact_type(elem);
+        if len < 15 {
+            buf.put_u8((len as u8) << 4 | ctype);
+        } else {
+            buf.put_u8(0xf0 | ctype);
+            write_varint(buf, len as u64);
+        }
+    }
+    #[inline]
+    fn write_map_begin<B: BufMut + ?Sized>(buf: &mut B, key: TType, value: TType, len: usize) {
+        if len == 0 {
+            buf.put_u8(0);
+        } else {
+            write_varint(buf, len as u64);
+            buf.put_u8(compact_type(key) << 4 | compact_type(value));
+        }
+    }
+    fn write_message_begin<B: BufMut + ?Sized>(buf: &mut B, header: &MessageHeader<'_>) {
+        buf.put_u8(PROTOCOL_ID);
+        buf.put_u8(VERSION | (header.kind as u8) << TYPE_SHIFT);
+        write_varint(buf, header.seqid as u32 as u64);
+        Self::write_binary(buf, header.name.as_bytes());
+    }
+
+    #[inline]
+    fn i16_len(v: i16) -> usize {
+        varint_len(zigzag32(v as i32) as u64)
+    }
+    #[inline]
+    fn i32_len(v: i32) -> usize {
+        varint_len(zigzag32(v) as u64)
+    }
+    #[inline]
+    fn i64_len(v: i64) -> usize {
+        varint_len(zigzag64(v))
+    }
+    #[inline]
+    fn binary_len(len: usize) -> usize {
+        varint_len(len as u64) + len
+    }
+    #[inline]
+    fn field_begin_len(id: i16, last_id: i16) -> usize {
+        match short_delta(id, last_id) {
+            Some(_) => 1,
+            None => 1 + Self::i16_len(id),
+        }
+    }
+    #[inline]
+    fn bool_field_len(id: i16, last_id: i16) -> usize {
+        Self::field_begin_len(id, last_id)
+    }
+    #[inline]
+    fn list_begin_len(len: usize) -> usize {
+        if len < 15 {
+            1
+        } else {
+            1 + varint_len(len as u64)
+        }
+    }
+    #[inline]
+    fn map_begin_len(len: usize) -> usize {
+        if len == 0 {
+            1
+        } else {
+            varint_len(len as u64) + 1
+        }
+    }
+    fn message_begin_len(header: &MessageHeader<'_>) -> usize {
+        2 + varint_len(header.seqid as u32 as u64) + Self::binary_len(header.name.len())
+    }
+
+    #[inline]
+    fn read_bool(r: &mut Reader<'_>) -> Result<bool> {
+        if let Some(v) = r.pending_bool.take() {
+            return Ok(v);
+        }
+        match r.read_u8()? {
+            ct::BOOLEAN_TRUE => Ok(true),
+            // Apache writes 2 for false; the specification's 0 is accepted too.
+            0 | ct::BOOLEAN_FALSE => Ok(false),
+            b => Err(r.error_before(1, ErrorKind::InvalidData(format!("bool byte 0x{b:02x}")))),
+        }
+    }
+    #[inline]
+    fn read_i8(r: &mut Reader<'_>) -> Result<i8> {
+        Ok(r.read_u8()? as i8)
+    }
+    #[inline]
+    fn read_i16(r: &mut Reader<'_>) -> Result<i16> {
+        let v = unzigzag32(read_varint(r, 3)? as u32);
+        i16::try_from(v).map_err(|_| r.error(ErrorKind::InvalidData(format!("i16 out of range: {v}"))))
+    }
+    #[inline]
+    fn read_i32(r: &mut Reader<'_>) -> Result<i32> {
+        Ok(unzigzag32(read_varint32(r)?))
+    }
+    #[inline]
+    fn read_i64(r: &mut Reader<'_>) -> Result<i64> {
+        Ok(unzigzag64(read_varint(r, 10)?))
+    }
+    #[inline]
+    fn read_double(r: &mut Reader<'_>) -> Result<f64> {
+        Ok(f64::from_bits(u64::from_le_bytes(r.read_array()?)))
+    }
+    #[inline]
+    fn read_binary<'de>(r: &mut Reader<'de>) -> Result<&'de [u8]> {
+        let len = read_varint32(r)? as i32;
+        let len = r.check_string_len(len as i64)?;
+        r.read_slice(len)
+    }
+    #[inline]
+    fn read_field_begin(r: &mut Reader<'_>, last_id: &mut i16) -> Result<Option<FieldHeader>> {
+        let b = r.read_u8()?;
+        if b == 0 {
+            return Ok(None);
+        }
+        let ctype = b & 0x0f;
+        let ttype = match from_compact_type(ctype) {
+            Some(TType::Stop) | None => return Err(r.error_before(1, ErrorKind::InvalidType(ctype))),
+            Some(t) => t,
+        };
+        let delta = b >> 4;
+        let id = if delta == 0 { Self::read_i16(r)? } else { last_id.wrapping_add(delta as i16) };
+        if ttype == TType::Bool {
+            r.pending_bool = Some(ctype == ct::BOOLEAN_TRUE);
+        }
+        *last_id = id;
+        Ok(Some(FieldHeader { ttype, id }))
+    }
+    #[inline]
+    fn read_list_begin(r: &mut Reader<'_>) -> Result<ListHeader> {
+        let b = r.read_u8()?;
+        let elem = elem_type(b & 0x0f);
+        let short = b >> 4;
+        let len = if short == 15 { read_varint32(r)? as i32 as i64 } else { short as i64 };
+        Ok(ListHeader { elem, len })
+    }
+    #[inline]
+    fn read_map_begin(r: &mut Reader<'_>) -> Result<MapHeader> {
+        let len = read_varint32(r)? as i32 as i64;
+        if len == 0 {
+            return Ok(MapHeader { key: Ok(TType::Stop), value: Ok(TType::Stop), len });
+        }
+        let kv = r.read_u8()?;
+        Ok(MapHeader { key: elem_type(kv >> 4), value: elem_type(kv & 0x0f), len })
+    }
+    fn read_message_begin<'de>(r: &mut Reader<'de>) -> Result<MessageHeader<'de>> {
+        if r.read_u8()? != PROTOCOL_ID {
+            return Err(r.error_before(1, ErrorKind::BadEnvelope("not the compact protocol id 0x82")));
+        }
+        let vt = r.read_u8()?;
+        if vt & VERSION_MASK != VERSION {
+            return Err(r.error_before(1, ErrorKind::BadEnvelope("bad compact protocol version")));
+        }
+        let kind = message_type(r, vt >> TYPE_SHIFT, 1)?;
+        let seqid = read_varint32(r)? as i32;
+        let name = Self::read_binary(r)?;
+        let name = read_name(r, name)?;
+        Ok(MessageHeader { name, kind, seqid })
+    }
+}

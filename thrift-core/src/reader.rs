@@ -1,0 +1,207 @@
+//! A cursor over one complete message in memory.
+
+use bytes::Bytes;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limits;
+
+/// A cursor over one complete message in memory, from which values are decoded.
+///
+/// Decoding never reads past the end of the slice and checks every declared length against
+/// the bytes remaining before allocating. When the reader is built over a [`Bytes`] with
+/// [`Reader::from_bytes`], decoded `Bytes` fields are refcounted slices of it, not copies.
+///
+/// ```
+/// use thrift_core::{Binary, Decode, Reader};
+/// let mut r = Reader::new(&[0, 0, 0, 7]);
+/// assert_eq!(i32::decode::<Binary>(&mut r).unwrap(), 7);
+/// assert!(r.is_empty());
+/// ```
+#[derive(Debug)]
+pub struct Reader<'de> {
+    buf: &'de [u8],
+    pos: usize,
+    source: Option<&'de Bytes>,
+    depth: u16,
+    limits: Limits,
+    /// A bool the compact protocol folded into the last field header.
+    pub(crate) pending_bool: Option<bool>,
+}
+
+impl<'de> Reader<'de> {
+    /// A reader over `buf` with the default [`Limits`].
+    #[inline]
+    pub fn new(buf: &'de [u8]) -> Reader<'de> {
+        Reader { buf, pos: 0, source: None, depth: 0, limits: Limits::default(), pending_bool: None }
+    }
+
+    /// A reader over `bytes`, under which decoded `Bytes` fields share its buffer.
+    #[inline]
+    pub fn from_bytes(bytes: &'de Bytes) -> Reader<'de> {
+        Reader { source: Some(bytes), ..Reader::new(bytes) }
+    }
+
+    /// Replaces the limits.
+    #[inline]
+    pub fn with_limits(mut self, limits: Limits) -> Reader<'de> {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    #[inline]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Bytes consumed so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet consumed.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// Whether every byte has been consumed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pos == self.buf.len()
+    }
+
+    /// The unconsumed bytes.
+    #[inline]
+    pub fn rest(&self) -> &'de [u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// An error of `kind` at the current offset.
+    #[cold]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, self.pos)
+    }
+
+    /// An error of `kind` at the offset `back` bytes before the cursor (where the value
+    /// just read began).
+    #[cold]
+    pub fn error_before(&self, back: usize, kind: ErrorKind) -> Error {
+        Error::at(kind, self.pos.saturating_sub(back))
+    }
+
+    #[cold]
+    fn truncated(&self, needed: usize) -> Error {
+        self.error(ErrorKind::Truncated { needed, remaining: self.remaining() })
+    }
+
+    /// Reads one byte.
+    #[inline]
+    pub fn read_u8(&mut self) -> Result<u8> {
+        match self.buf.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.truncated(1)),
+        }
+    }
+
+    /// Reads `N` bytes into an array.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.buf.get(self.pos..self.pos + N) {
+            Some(s) => {
+                self.pos += N;
+                let mut out = [0u8; N];
+                out.copy_from_slice(s);
+                Ok(out)
+            }
+            None => Err(self.truncated(N)),
+        }
+    }
+
+    /// Reads `len` bytes, borrowed from the input.
+    #[inline]
+    pub fn read_slice(&mut self, len: usize) -> Result<&'de [u8]> {
+        if len > self.remaining() {
+            return Err(self.truncated(len));
+        }
+        let s = &self.buf[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(s)
+    }
+
+    /// Skips `len` bytes.
+    #[inline]
+    pub fn advance(&mut self, len: usize) -> Result<()> {
+        self.read_slice(len).map(|_| ())
+    }
+
+    /// `slice` (which must come from this reader's input) as a `Bytes` sharing the input
+    /// buffer when the reader was built over `Bytes`, otherwise copied.
+    #[inline]
+    pub fn to_bytes(&self, slice: &'de [u8]) -> Bytes {
+        match self.source {
+            Some(src) => src.slice_ref(slice),
+            None => Bytes::copy_from_slice(slice),
+        }
+    }
+
+    /// Enters one level of nesting, failing beyond [`Limits::max_depth`].
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(self.error(ErrorKind::DepthExceeded(self.limits.max_depth)));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves one level of nesting entered with [`Reader::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The current nesting depth.
+    #[inline]
+    pub fn depth(&self) -> u16 {
+        self.depth
+    }
+
+    /// Checks a declared string length against the limit and the bytes remaining.
+    #[inline]
+    pub fn check_string_len(&self, len: i64) -> Result<usize> {
+        let len = self.check_limit(len, self.limits.max_string_len, "max_string_len")?;
+        if len > self.remaining() {
+            return Err(self.truncated(len));
+        }
+        Ok(len)
+    }
+
+    /// Checks a declared element count against the limit and the bytes remaining, given
+    /// the fewest bytes one element can take on the wire.
+    #[inline]
+    pub fn check_container_len(&self, len: i64, min_elem_len: usize) -> Result<usize> {
+        let len = self.check_limit(len, self.limits.max_container_len, "max_container_len")?;
+        let max_fit = self.remaining() / min_elem_len.max(1);
+        if len > max_fit {
+            let (len, limit) = (len as u64, max_fit as u64);
+            return Err(self.error(ErrorKind::LengthTooLarge { len, limit, what: "bytes remaining" }));
+        }
+        Ok(len)
+    }
+
+    #[inline]
+    fn check_limit(&self, len: i64, limit: usize, what: &'static str) -> Result<usize> {
+        if len < 0 {
+            return Err(self.error(ErrorKind::NegativeLength(len)));
+        }
+        if len as u64 > limit as u64 {
+            return Err(self.error(ErrorKind::LengthTooLarge { len: len as u64, limit: limit as u64, what }));
+        }
+        Ok(len as usize)
+    }
+}

@@ -1,0 +1,1 @@
+//! Tokio transports, server, client and connection pool for `thrift-core`.
