@@ -58,3 +58,63 @@ impl Idl {
         self.definitions.join("\n")
     }
 }
+
+/// One field of a struct, union or exception definition, for [`Idl::struct_definition`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdlField {
+    /// The field id.
+    pub id: i16,
+    /// `"required"`, `"optional"` or `""` (default requiredness).
+    pub requiredness: &'static str,
+    /// The field's IDL type, as [`Idl::type_name`] spells it.
+    pub ty: String,
+    /// The field's IDL name.
+    pub name: &'static str,
+    /// The default value as an IDL literal, when it has one.
+    pub default: Option<&'static str>,
+}
+
+impl Idl {
+    /// Renders `keyword name { fields }` (`keyword` is `struct`, `union` or `exception`).
+    ///
+    /// ```
+    /// use thrift_core::{Idl, IdlField};
+    /// let field = IdlField { id: 1, requiredness: "required", ty: "string".into(), name: "name", default: None };
+    /// assert_eq!(
+    ///     Idl::struct_definition("struct", "Hello", &[field]),
+    ///     "struct Hello {\n  1: required string name\n}\n"
+    /// );
+    /// ```
+    pub fn struct_definition(keyword: &str, name: &str, fields: &[IdlField]) -> String {
+        let mut out = format!("{keyword} {name} {{\n");
+        for f in fields {
+            out.push_str(&format!("  {}: ", f.id));
+            if !f.requiredness.is_empty() {
+                out.push_str(f.requiredness);
+                out.push(' ');
+            }
+            out.push_str(&format!("{} {}", f.ty, f.name));
+            if let Some(default) = f.default {
+                out.push_str(&format!(" = {default}"));
+            }
+            out.push('\n');
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Renders `enum name { variant = value, ... }`.
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// assert_eq!(Idl::enum_definition("Color", &[("RED", 1), ("GREEN", 2)]), "enum Color {\n  RED = 1\n  GREEN = 2\n}\n");
+    /// ```
+    pub fn enum_definition(name: &str, variants: &[(&str, i32)]) -> String {
+        let mut out = format!("enum {name} {{\n");
+        for (variant, value) in variants {
+            out.push_str(&format!("  {variant} = {value}\n"));
+        }
+        out.push_str("}\n");
+        out
+    }
+}

@@ -39,7 +39,7 @@ mod wire;
 pub use app_exception::{ApplicationException, ApplicationExceptionKind};
 pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
-pub use idl::Idl;
+pub use idl::{Idl, IdlField};
 pub use impls::Uuid;
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};

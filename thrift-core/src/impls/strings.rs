@@ -46,7 +46,7 @@ macro_rules! encode_as_bytes {
 encode_as_bytes!("string", |s| s.as_bytes(), str, String, Cow<'_, str>);
 encode_as_bytes!("binary", |b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
 
-impl<'de> Decode<'de> for &'de str {
+impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         read_str::<P>(r)
@@ -60,14 +60,14 @@ impl<'de> Decode<'de> for String {
     }
 }
 
-impl<'de> Decode<'de> for Cow<'de, str> {
+impl<'de: 'a, 'a> Decode<'de> for Cow<'a, str> {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         read_str::<P>(r).map(Cow::Borrowed)
     }
 }
 
-impl<'de> Decode<'de> for &'de [u8] {
+impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         P::read_binary(r)
@@ -81,7 +81,7 @@ impl<'de> Decode<'de> for Vec<u8> {
     }
 }
 
-impl<'de> Decode<'de> for Cow<'de, [u8]> {
+impl<'de: 'a, 'a> Decode<'de> for Cow<'a, [u8]> {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         P::read_binary(r).map(Cow::Borrowed)

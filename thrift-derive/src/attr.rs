@@ -1,0 +1,91 @@
+//! Parsing of `#[thrift(...)]` attributes on containers, fields and variants.
+
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, LitInt, LitStr, Path};
+
+use crate::ctxt::Ctxt;
+
+/// Attributes of the deriving type: `#[thrift(name = "...", exception, crate = "...")]`.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub name: Option<String>,
+    pub exception: bool,
+    pub krate: Option<Path>,
+}
+
+/// Attributes of a struct field or union variant: `#[thrift(id = N, required, optional,
+/// default = expr, name = "...")]`; on enum variants, `unknown` and `name`.
+#[derive(Default)]
+pub struct MemberAttrs {
+    /// The id and the literal it came from, for spans.
+    pub id: Option<(i16, LitInt)>,
+    pub required: Option<proc_macro2::Span>,
+    pub optional: Option<proc_macro2::Span>,
+    pub default: Option<Expr>,
+    pub name: Option<String>,
+    pub unknown: Option<proc_macro2::Span>,
+}
+
+fn thrift_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+    attrs.iter().filter(|a| a.path().is_ident("thrift"))
+}
+
+pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in thrift_attrs(attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("name") {
+                out.name = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("exception") {
+                out.exception = true;
+            } else if meta.path.is_ident("crate") {
+                let lit = meta.value()?.parse::<LitStr>()?;
+                out.krate = Some(lit.parse::<Path>()?);
+            } else {
+                return Err(meta.error("unknown thrift attribute; expected `name`, `exception` or `crate`"));
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            cx.push(e);
+        }
+    }
+    out
+}
+
+pub fn member(cx: &mut Ctxt, attrs: &[Attribute]) -> MemberAttrs {
+    let mut out = MemberAttrs::default();
+    for attr in thrift_attrs(attrs) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("id") {
+                let value = meta.value()?;
+                let negative = value.parse::<Option<syn::Token![-]>>()?.is_some();
+                let lit = value.parse::<LitInt>()?;
+                let id = lit.base10_parse::<i64>().map(|v| if negative { -v } else { v });
+                match id.ok().and_then(|v| i16::try_from(v).ok()) {
+                    Some(id) => out.id = Some((id, lit)),
+                    None => cx.error(&lit, "field id out of range: Thrift field ids are i16 (-32768..=32767)"),
+                }
+            } else if meta.path.is_ident("required") {
+                out.required = Some(meta.path.span());
+            } else if meta.path.is_ident("optional") {
+                out.optional = Some(meta.path.span());
+            } else if meta.path.is_ident("default") {
+                out.default = Some(meta.value()?.parse::<Expr>()?);
+            } else if meta.path.is_ident("name") {
+                out.name = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if meta.path.is_ident("unknown") {
+                out.unknown = Some(meta.path.span());
+            } else {
+                return Err(meta.error(
+                    "unknown thrift attribute; expected `id`, `required`, `optional`, `default`, `name` or `unknown`",
+                ));
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            cx.push(e);
+        }
+    }
+    out
+}

@@ -1,0 +1,74 @@
+//! `#[derive(ThriftEnum)]`: an `i32` on the wire, matched against explicit discriminants.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+use super::{wrap, Impls};
+use crate::ast::{Container, EnumVariant};
+
+pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown: Option<&Ident>) -> TokenStream {
+    let impls = Impls::new(container);
+    let krate = &impls.krate;
+    let ident = &container.input.ident;
+    let name = &container.name;
+    let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+
+    let idents: Vec<_> = variants.iter().map(|v| &v.ident).collect();
+    let values: Vec<_> = variants.iter().map(|v| &v.value).collect();
+    let names = variants.iter().map(|v| &v.name);
+    let unknown_to_i32 = unknown.map(|u| quote!(#ident::#u(v) => *v,));
+    let from_i32_fallback = match unknown {
+        Some(u) => quote!(other => ::core::result::Result::Ok(#ident::#u(other)),),
+        None => quote! {
+            other => ::core::result::Result::Err(
+                r.error_before(0, #krate::ErrorKind::UnknownEnumValue { name: #name, value: other })
+            ),
+        },
+    };
+
+    wrap(quote! {
+        impl ::core::convert::From<&#ident> for i32 {
+            #[inline]
+            fn from(v: &#ident) -> i32 {
+                match v {
+                    #(#ident::#idents => #values,)*
+                    #unknown_to_i32
+                }
+            }
+        }
+
+        #thrift_type {
+            const TTYPE: #krate::TType = #krate::TType::I32;
+            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
+                idl.define(#name, |_| #krate::Idl::enum_definition(#name, &[#((#names, #values)),*]));
+                ::std::string::String::from(#name)
+            }
+        }
+
+        #encode {
+            #[inline]
+            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, buf: &mut __B) {
+                __P::write_i32(buf, <i32 as ::core::convert::From<&Self>>::from(self));
+            }
+            #[inline]
+            fn encoded_len<__P: #krate::Protocol>(&self) -> usize {
+                __P::i32_len(<i32 as ::core::convert::From<&Self>>::from(self))
+            }
+            #[inline]
+            fn fixed_len<__P: #krate::Protocol>() -> ::core::option::Option<usize> {
+                <i32 as #krate::Encode>::fixed_len::<__P>()
+            }
+        }
+
+        #decode {
+            #[inline]
+            fn decode<__P: #krate::Protocol>(r: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
+                match __P::read_i32(r)? {
+                    #(v if v == #values => ::core::result::Result::Ok(#ident::#idents),)*
+                    #from_i32_fallback
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,133 @@
+//! Code generation: the impls each derive emits, calling `thrift_core`'s public API.
+
+mod enums;
+mod structs;
+mod unions;
+
+pub use enums::expand_enum;
+pub use structs::expand_struct;
+pub use unions::expand_union;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{parse_quote, GenericParam, Generics, Lifetime, Path, WherePredicate};
+
+use crate::ast::Container;
+
+/// Pieces every expansion needs: the runtime path and the impl headers.
+pub struct Impls<'a> {
+    pub krate: Path,
+    pub container: &'a Container<'a>,
+}
+
+impl<'a> Impls<'a> {
+    pub fn new(container: &'a Container<'a>) -> Self {
+        let krate = container.attrs.krate.clone().unwrap_or_else(|| parse_quote!(::thrift_core));
+        Impls { krate, container }
+    }
+
+    /// `impl<..> #krate::#trait_ for Type<..> where T: #bound, ..` as the head of an impl,
+    /// with a `'__de` lifetime outliving every lifetime of the type when `decode` is set.
+    fn head(&self, trait_: TokenStream, bound: TokenStream, decode: bool) -> TokenStream {
+        let input = self.container.input;
+        let ident = &input.ident;
+        let mut generics: Generics = input.generics.clone();
+        let (_, ty_generics, _) = input.generics.split_for_impl();
+        let type_params: Vec<_> = generics.type_params().map(|p| p.ident.clone()).collect();
+        let where_clause = generics.make_where_clause();
+        for param in &type_params {
+            let predicate: WherePredicate = parse_quote!(#param: #bound);
+            where_clause.predicates.push(predicate);
+        }
+        if decode {
+            let de: Lifetime = parse_quote!('__de);
+            let lifetimes: Vec<_> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+            // `'__de: 'a + 'b`: borrowed fields live as long as the input.
+            let param: GenericParam =
+                if lifetimes.is_empty() { parse_quote!(#de) } else { parse_quote!(#de: #(#lifetimes)+*) };
+            generics.params.insert(0, param);
+        }
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        quote!(impl #impl_generics #trait_ for #ident #ty_generics #where_clause)
+    }
+
+    /// The head of the `ThriftType` impl.
+    pub fn thrift_type_head(&self) -> TokenStream {
+        let krate = &self.krate;
+        self.head(quote!(#krate::ThriftType), quote!(#krate::ThriftType), false)
+    }
+
+    /// The head of the `Encode` impl.
+    pub fn encode_head(&self) -> TokenStream {
+        let krate = &self.krate;
+        self.head(quote!(#krate::Encode), quote!(#krate::Encode), false)
+    }
+
+    /// The head of the `Decode<'__de>` impl.
+    pub fn decode_head(&self) -> TokenStream {
+        let krate = &self.krate;
+        self.head(quote!(#krate::Decode<'__de>), quote!(#krate::Decode<'__de>), true)
+    }
+
+    /// `std::error::Error` and `Display` for an `exception`.
+    pub fn exception_impls(&self) -> TokenStream {
+        if !self.container.attrs.exception {
+            return TokenStream::new();
+        }
+        let input = self.container.input;
+        let ident = &input.ident;
+        let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+        quote! {
+            impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::core::fmt::Debug::fmt(self, f)
+                }
+            }
+            impl #impl_generics ::std::error::Error for #ident #ty_generics #where_clause {}
+        }
+    }
+}
+
+/// Wraps generated items so their helper names cannot clash with the user's.
+pub fn wrap(items: TokenStream) -> TokenStream {
+    quote! {
+        #[allow(clippy::all, non_local_definitions, unused_qualifications)]
+        const _: () = { #items };
+    }
+}
+
+/// Impls with bodies that never run, emitted beside `compile_error!` so one mistake in the
+/// type does not cascade into "trait not implemented" errors wherever it is used.
+pub fn fallback(container: &Container<'_>) -> TokenStream {
+    let impls = Impls::new(container);
+    let krate = &impls.krate;
+    let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+    wrap(quote! {
+        #thrift_type {
+            const TTYPE: #krate::TType = #krate::TType::Struct;
+            fn idl_type(_: &mut #krate::Idl) -> ::std::string::String { ::core::unreachable!() }
+        }
+        #encode {
+            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, _: &mut __B) {
+                ::core::unreachable!()
+            }
+            fn encoded_len<__P: #krate::Protocol>(&self) -> usize { ::core::unreachable!() }
+        }
+        #decode {
+            fn decode<__P: #krate::Protocol>(_: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
+                ::core::unreachable!()
+            }
+        }
+    })
+}
+
+/// The IDL literal for a default expression, when it is a plain literal.
+pub fn idl_literal(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Lit(lit) => Some(quote!(#lit).to_string()),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+            matches!(**expr, syn::Expr::Lit(_)).then(|| format!("-{}", quote!(#expr)))
+        }
+        _ => None,
+    }
+}

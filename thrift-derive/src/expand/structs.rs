@@ -1,0 +1,137 @@
+//! `#[derive(ThriftStruct)]`: field-by-field calls into `StructEncoder`, `StructSizer`
+//! and `StructDecoder`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{idl_literal, wrap, Impls};
+use crate::ast::{Container, Field, Requiredness};
+
+pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
+    let impls = Impls::new(container);
+    let krate = &impls.krate;
+    let name = &container.name;
+    let keyword = if container.attrs.exception { "exception" } else { "struct" };
+
+    let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+    let idl_fields = fields.iter().map(|f| {
+        let (id, ty, field_name) = (f.id, &f.value_ty, &f.name);
+        let requiredness = f.requiredness.idl();
+        let default = match f.default.as_ref().and_then(idl_literal) {
+            Some(lit) => quote!(::core::option::Option::Some(#lit)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #krate::IdlField {
+                id: #id,
+                requiredness: #requiredness,
+                ty: <#ty as #krate::ThriftType>::idl_type(idl),
+                name: #field_name,
+                default: #default,
+            }
+        }
+    });
+    let write_fields: Vec<_> = fields.iter().map(write_field).collect();
+    let slots = fields.iter().map(|f| {
+        let slot = slot(f);
+        let ty = &f.value_ty;
+        quote_spanned!(ty.span()=> let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let arms = fields.iter().map(|f| {
+        let (id, slot, field_name) = (f.id, slot(f), &f.name);
+        quote! {
+            #id => s.read(r, field, &mut #slot).map_err(|e| e.in_field(#name, #field_name, #id))?,
+        }
+    });
+    let build = fields.iter().map(|f| {
+        let (ident, slot, id, field_name) = (&f.ident, slot(f), f.id, &f.name);
+        let ty = &f.value_ty;
+        let value = match (f.requiredness, &f.default) {
+            (Requiredness::Optional, _) => quote!(#slot),
+            (Requiredness::Required, _) => quote! {
+                match #slot {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Err(#krate::Error::missing_field(#name, #field_name, #id))
+                    }
+                }
+            },
+            (Requiredness::Default, Some(default)) => quote! {
+                match #slot {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => #default,
+                }
+            },
+            (Requiredness::Default, None) => quote_spanned! {ty.span()=>
+                ::core::option::Option::unwrap_or_else(#slot, <#ty as ::core::default::Default>::default)
+            },
+        };
+        quote!(#ident: #value,)
+    });
+    let exception = impls.exception_impls();
+
+    wrap(quote! {
+        #thrift_type {
+            const TTYPE: #krate::TType = #krate::TType::Struct;
+            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
+                idl.define(#name, |idl| {
+                    let fields = [#(#idl_fields),*];
+                    #krate::Idl::struct_definition(#keyword, #name, &fields)
+                });
+                ::std::string::String::from(#name)
+            }
+        }
+
+        #encode {
+            #[inline]
+            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, buf: &mut __B) {
+                let mut s = #krate::StructEncoder::<__P, __B>::new(buf);
+                #(#write_fields)*
+                s.finish();
+            }
+
+            #[inline]
+            fn encoded_len<__P: #krate::Protocol>(&self) -> usize {
+                let mut s = #krate::StructSizer::<__P>::new();
+                #(#write_fields)*
+                s.finish()
+            }
+        }
+
+        #decode {
+            fn decode<__P: #krate::Protocol>(r: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
+                #(#slots)*
+                let mut s = #krate::StructDecoder::<__P>::begin(r)?;
+                while let ::core::option::Option::Some(field) = s.next_field(r)? {
+                    match field.id {
+                        #(#arms)*
+                        _ => s.skip(r, field)?,
+                    }
+                }
+                ::core::result::Result::Ok(Self { #(#build)* })
+            }
+        }
+
+        #exception
+    })
+}
+
+/// The local variable that holds a field's value while decoding.
+fn slot(field: &Field) -> syn::Ident {
+    format_ident!("__field_{}", field.ident)
+}
+
+/// `s.field(id, &self.x)`, or only when `Some` for an optional field.
+fn write_field(field: &Field) -> TokenStream {
+    let (ident, id) = (&field.ident, field.id);
+    let ty = &field.value_ty;
+    match field.requiredness {
+        Requiredness::Optional => quote_spanned! {ty.span()=>
+            if let ::core::option::Option::Some(v) = &self.#ident {
+                s.field(#id, v);
+            }
+        },
+        _ => quote_spanned!(ty.span()=> s.field(#id, &self.#ident);),
+    }
+}

@@ -1,0 +1,103 @@
+//! `#[derive(ThriftUnion)]`: a struct with exactly one field set, one variant per field.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{wrap, Impls};
+use crate::ast::{Container, UnionVariant};
+
+pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> TokenStream {
+    let impls = Impls::new(container);
+    let krate = &impls.krate;
+    let ident = &container.input.ident;
+    let name = &container.name;
+    let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+
+    let idl_fields = variants.iter().map(|v| {
+        let (id, ty, field_name) = (v.id, &v.ty, &v.name);
+        quote! {
+            #krate::IdlField {
+                id: #id,
+                requiredness: "",
+                ty: <#ty as #krate::ThriftType>::idl_type(idl),
+                name: #field_name,
+                default: ::core::option::Option::None,
+            }
+        }
+    });
+    let write_arms: Vec<_> = variants
+        .iter()
+        .map(|v| {
+            let (variant, id) = (&v.ident, v.id);
+            quote_spanned!(v.ty.span()=> #ident::#variant(v) => s.field(#id, v),)
+        })
+        .collect();
+    let read_arms = variants.iter().map(|v| {
+        let (variant, id, ty, field_name) = (&v.ident, v.id, &v.ty, &v.name);
+        quote! {
+            #id => {
+                let mut slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+                s.read(r, field, &mut slot).map_err(|e| e.in_field(#name, #field_name, #id))?;
+                if let ::core::option::Option::Some(v) = slot {
+                    value = ::core::option::Option::Some(#ident::#variant(v));
+                    count += 1;
+                }
+            }
+        }
+    });
+    let exception = impls.exception_impls();
+
+    wrap(quote! {
+        #thrift_type {
+            const TTYPE: #krate::TType = #krate::TType::Struct;
+            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
+                idl.define(#name, |idl| {
+                    let fields = [#(#idl_fields),*];
+                    #krate::Idl::struct_definition("union", #name, &fields)
+                });
+                ::std::string::String::from(#name)
+            }
+        }
+
+        #encode {
+            #[inline]
+            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, buf: &mut __B) {
+                let mut s = #krate::StructEncoder::<__P, __B>::new(buf);
+                match self { #(#write_arms)* }
+                s.finish();
+            }
+
+            #[inline]
+            fn encoded_len<__P: #krate::Protocol>(&self) -> usize {
+                let mut s = #krate::StructSizer::<__P>::new();
+                match self { #(#write_arms)* }
+                s.finish()
+            }
+        }
+
+        #decode {
+            fn decode<__P: #krate::Protocol>(r: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
+                let start = r.position();
+                let mut value: ::core::option::Option<Self> = ::core::option::Option::None;
+                let mut count = 0usize;
+                let mut s = #krate::StructDecoder::<__P>::begin(r)?;
+                while let ::core::option::Option::Some(field) = s.next_field(r)? {
+                    match field.id {
+                        #(#read_arms)*
+                        _ => s.skip(r, field)?,
+                    }
+                }
+                match value {
+                    ::core::option::Option::Some(v) if count == 1 => ::core::result::Result::Ok(v),
+                    _ => ::core::result::Result::Err(#krate::Error::at(
+                        #krate::ErrorKind::InvalidUnion { name: #name, count },
+                        start,
+                    )),
+                }
+            }
+        }
+
+        #exception
+    })
+}
