@@ -9,8 +9,8 @@ use std::fmt;
 
 use bytes::BufMut;
 use thrift_core::{
-    skip, ApplicationException, ApplicationExceptionKind, Decode, DecodeOwned, Encode, Error, ErrorKind, Idl,
-    Protocol, Reader, Result, StructDecoder, StructEncoder, StructSizer, TType, ThriftType, Uuid,
+    skip, ApplicationException, ApplicationExceptionKind, Decode, DecodeOwned, Encode, Error, ErrorKind, Idl, Protocol,
+    Reader, Result, StructDecoder, StructEncoder, StructSizer, TType, ThriftType, Uuid,
 };
 
 /// Bytes shown as hex, so a golden mismatch reads like the specification.
@@ -238,8 +238,7 @@ impl Rich {
             name: "naïve café ☕".into(),
             flag: true,
             matrix: vec![vec![1, -2, 3], vec![], vec![i64::MIN, i64::MAX]],
-            index: [("ä".to_string(), vec![1, 2]), ("b".to_string(), vec![]), ("long".repeat(5), vec![-7; 16])]
-                .into(),
+            index: [("ä".to_string(), vec![1, 2]), ("b".to_string(), vec![]), ("long".repeat(5), vec![-7; 16])].into(),
             inner: Inner {
                 on: true,
                 ratio: -0.125,
