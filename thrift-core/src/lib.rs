@@ -17,7 +17,8 @@
 //! assert_eq!(back["ada"], [3, 1, 4]);
 //! ```
 //!
-//! Decoding is bounded: see [`Limits`]. Errors say what failed and where: see [`Error`].
+//! The derives and their attributes are described in [`attributes`]. Decoding is bounded:
+//! see [`Limits`]. Errors say what failed and where: see [`Error`].
 
 #![forbid(unsafe_code)]
 
@@ -25,6 +26,8 @@
 extern crate self as thrift_core;
 
 mod app_exception;
+#[cfg(feature = "derive")]
+pub mod attributes;
 mod encode;
 mod error;
 mod idl;

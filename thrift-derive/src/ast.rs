@@ -213,10 +213,17 @@ pub fn parse_enum<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, 
             continue;
         }
         let Some((_, value)) = &variant.discriminant else {
-            cx.error(&variant.ident, format!("variant `{}` needs an explicit value: `{} = N`", variant.ident, variant.ident));
+            cx.error(
+                &variant.ident,
+                format!("variant `{}` needs an explicit value: `{} = N`", variant.ident, variant.ident),
+            );
             continue;
         };
-        variants.push(EnumVariant { name: member_name(&attrs, &variant.ident), ident: variant.ident.clone(), value: value.clone() });
+        variants.push(EnumVariant {
+            name: member_name(&attrs, &variant.ident),
+            ident: variant.ident.clone(),
+            value: value.clone(),
+        });
     }
     (container, variants, unknown)
 }
@@ -233,7 +240,10 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
         let ty = match &variant.fields {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => Some(f.unnamed[0].ty.clone()),
             _ => {
-                cx.error(&variant.ident, format!("union variant `{}` must hold exactly one value: `{}(T)`", variant.ident, variant.ident));
+                cx.error(
+                    &variant.ident,
+                    format!("union variant `{}` must hold exactly one value: `{}(T)`", variant.ident, variant.ident),
+                );
                 None
             }
         };
@@ -245,7 +255,12 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
             if let Some(message) = unsupported_type(&ty) {
                 cx.error(&ty, message);
             }
-            variants.push(UnionVariant { name: member_name(&attrs, &variant.ident), ident: variant.ident.clone(), id, ty });
+            variants.push(UnionVariant {
+                name: member_name(&attrs, &variant.ident),
+                ident: variant.ident.clone(),
+                id,
+                ty,
+            });
         }
     }
     check_unique_ids(cx, variants.iter().map(|v| (v.id, &v.ident as &dyn ToTokens, v.ident.to_string())));

@@ -53,7 +53,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                 match #slot {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(#krate::Error::missing_field(#name, #field_name, #id))
+                        return ::core::result::Result::Err(#krate::Error::missing_field(#name, #field_name, #id).with_offset(r.position()))
                     }
                 }
             },
