@@ -131,3 +131,73 @@ pub fn idl_literal(expr: &syn::Expr) -> Option<String> {
         _ => None,
     }
 }
+
+/// One field a value takes in a method's result struct when it is thrown.
+pub struct ThrownField {
+    pub id: i16,
+    /// The IDL name of the field in `throws (...)`.
+    pub name: String,
+    /// The field's type.
+    pub ty: TokenStream,
+    /// A pattern over `self` binding the field's value as `v`, also an expression
+    /// building `Self` from `v`.
+    pub pattern: TokenStream,
+}
+
+/// `Exceptions` for a type a method can declare; emitted only for types without generics.
+pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream {
+    let input = impls.container.input;
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = &impls.krate;
+    let ident = &input.ident;
+    let write: Vec<_> =
+        fields.iter().map(|f| (f.id, &f.pattern)).map(|(id, p)| quote!(#p => s.field(#id, v),)).collect();
+    let read = fields.iter().map(|ThrownField { id, ty, pattern, .. }| {
+        quote! {
+            #id => {
+                let mut slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+                s.read(r, field, &mut slot)?;
+                ::core::result::Result::Ok(::core::option::Option::map(slot, |v| #pattern))
+            }
+        }
+    });
+    let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| {
+        quote! {
+            #krate::IdlField {
+                id: #id,
+                requiredness: "",
+                ty: <#ty as #krate::ThriftType>::idl_type(idl),
+                name: #name,
+                default: ::core::option::Option::None,
+            }
+        }
+    });
+    quote! {
+        impl #krate::Exceptions for #ident {
+            fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
+                &self,
+                s: &mut #krate::StructEncoder<'_, __P, __B>,
+            ) {
+                match self { #(#write)* }
+            }
+            fn size_fields<__P: #krate::Protocol>(&self, s: &mut #krate::StructSizer<__P>) {
+                match self { #(#write)* }
+            }
+            fn read_field<'__de, __P: #krate::Protocol>(
+                s: &mut #krate::StructDecoder<__P>,
+                r: &mut #krate::Reader<'__de>,
+                field: #krate::FieldHeader,
+            ) -> #krate::Result<::core::option::Option<Self>> {
+                match field.id {
+                    #(#read)*
+                    _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+            fn idl_fields(idl: &mut #krate::Idl) -> ::std::vec::Vec<#krate::IdlField> {
+                ::std::vec![#(#idl),*]
+            }
+        }
+    }
+}

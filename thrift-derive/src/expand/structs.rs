@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{idl_literal, wrap, Impls};
+use super::{exceptions_impl, idl_literal, wrap, Impls, ThrownField};
 use crate::ast::{Container, Field, Requiredness};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
@@ -70,6 +70,12 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         quote!(#ident: #value,)
     });
     let exception = impls.exception_impls();
+    // An exception is thrown as field 1 `err` of a result struct (a ThriftUnion of
+    // exceptions gives other ids).
+    let thrown = container.attrs.exception.then(|| {
+        let field = ThrownField { id: 1, name: "err".into(), ty: quote!(Self), pattern: quote!(v) };
+        exceptions_impl(&impls, &[field])
+    });
 
     wrap(quote! {
         #thrift_type {
@@ -114,6 +120,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         }
 
         #exception
+        #thrown
     })
 }
 

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{wrap, Impls};
+use super::{exceptions_impl, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
 pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> TokenStream {
@@ -47,6 +47,14 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
         }
     });
     let exception = impls.exception_impls();
+    let thrown: Vec<_> = variants
+        .iter()
+        .map(|v| {
+            let (variant, ty) = (&v.ident, &v.ty);
+            ThrownField { id: v.id, name: v.name.clone(), ty: quote!(#ty), pattern: quote!(#ident::#variant(v)) }
+        })
+        .collect();
+    let thrown = exceptions_impl(&impls, &thrown);
 
     wrap(quote! {
         #thrift_type {
@@ -99,5 +107,6 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
         }
 
         #exception
+        #thrown
     })
 }
