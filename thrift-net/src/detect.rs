@@ -1,0 +1,331 @@
+//! Telling the transport (framed or buffered) and protocol (binary or compact) of a
+//! connection from its first bytes.
+//!
+//! Every reading is tried, and the answer is given only when exactly one fits and no other
+//! could still fit with more bytes. Two that fit are an error, none is an error; it never
+//! guesses. The readings:
+//!
+//! | reading | first bytes |
+//! | --- | --- |
+//! | buffered binary, strict | `80 01 ?? TT`: the version word, `TT` a message type 1..=4 (the third byte is ignored, as Apache does) |
+//! | buffered compact | `82 VV`: `VV` has version 1 in its low 5 bits and a message type 1..=4 in its high 3 |
+//! | buffered binary, non-strict | `LL LL LL LL`, a name length 1..=4096, then that many bytes of method name (UTF-8, no control characters), then a message type byte 1..=4 |
+//! | framed, any of the three above | `NN NN NN NN`, a frame length from the smallest message of that reading up to the maximum frame size, then the same bytes as the buffered reading |
+//!
+//! Why they don't collide: a frame length or non-strict name length is a non-negative `i32`,
+//! so its first byte is below `0x80`, while the strict binary and compact envelopes begin with
+//! `0x80` or `0x82`. A non-strict name cannot begin with `0x80` or `0x82` (UTF-8 continuation
+//! bytes), so a frame holding a strict or compact message is no non-strict message; and a
+//! frame holding a non-strict message puts the `00` high byte of its name length where the
+//! buffered reading wants a printable name.
+
+use thrift_core::Limits;
+
+use crate::error::{Phase, TransportError, TransportErrorKind};
+
+/// The longest method name the non-strict readings consider, which bounds how many bytes
+/// detection may ask for.
+pub const DETECT_MAX_NAME_LEN: usize = 4096;
+
+/// How messages are delimited on a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transport {
+    /// Each message preceded by a 4-byte big-endian length.
+    Framed,
+    /// Messages back to back with no length.
+    Buffered,
+}
+
+/// The protocol messages are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProtocolKind {
+    /// The binary protocol with the strict (versioned) envelope.
+    Binary,
+    /// The binary protocol with the old non-strict envelope (name first).
+    BinaryNonStrict,
+    /// The compact protocol.
+    Compact,
+}
+
+/// A transport and a protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wire {
+    /// How messages are delimited.
+    pub transport: Transport,
+    /// How they are written.
+    pub protocol: ProtocolKind,
+}
+
+/// The answer of [`detect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Detection {
+    /// Exactly one reading fits.
+    Found(Wire),
+    /// No answer yet: look again once at least this many bytes have arrived.
+    NeedMore(usize),
+}
+
+/// One reading's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Yes,
+    No,
+    More(usize),
+}
+
+/// Tells the transport and protocol of a connection from `prefix`, its first bytes (all of
+/// them so far; pass more on [`Detection::NeedMore`]). Frame lengths are checked against
+/// `limits.max_frame_len`.
+///
+/// # Errors
+/// [`TransportErrorKind::Unrecognized`] when no reading fits,
+/// [`TransportErrorKind::Ambiguous`] when more than one does.
+///
+/// ```
+/// use thrift_core::Limits;
+/// use thrift_net::{detect, Detection, ProtocolKind, Transport, Wire};
+///
+/// let limits = Limits::default();
+/// let framed_compact = [0, 0, 0, 20, 0x82, 0x21];
+/// assert_eq!(
+///     detect(&framed_compact, &limits).unwrap(),
+///     Detection::Found(Wire { transport: Transport::Framed, protocol: ProtocolKind::Compact })
+/// );
+/// assert_eq!(detect(&[0x80, 0x01], &limits).unwrap(), Detection::NeedMore(4));
+/// assert!(detect(b"GET / HTTP/1.1\r\n", &limits).is_err());
+/// ```
+pub fn detect(prefix: &[u8], limits: &Limits) -> Result<Detection, TransportError> {
+    const READINGS: [ProtocolKind; 3] = [ProtocolKind::Binary, ProtocolKind::Compact, ProtocolKind::BinaryNonStrict];
+    let mut found: Vec<Wire> = Vec::new();
+    let mut need: Option<usize> = None;
+    for transport in [Transport::Buffered, Transport::Framed] {
+        for protocol in READINGS {
+            let verdict = match transport {
+                Transport::Buffered => envelope(protocol, prefix, usize::MAX, limits),
+                Transport::Framed => framed(protocol, prefix, limits),
+            };
+            match verdict {
+                Verdict::Yes => found.push(Wire { transport, protocol }),
+                Verdict::More(n) => need = Some(need.map_or(n, |m| m.min(n))),
+                Verdict::No => {}
+            }
+        }
+    }
+    match (found.as_slice(), need) {
+        ([], None) => {
+            let why = match prefix.first() {
+                Some(0x80) => "0x80 but not a binary version word with a message type",
+                Some(0x82) => "0x82 but not a compact version byte with a message type",
+                _ => "neither a frame length before an envelope nor a non-strict binary envelope",
+            };
+            Err(TransportError::new(Phase::Detect, TransportErrorKind::Unrecognized(why)).at(0))
+        }
+        ([], Some(n)) | ([_], Some(n)) => Ok(Detection::NeedMore(n)),
+        ([wire], None) => Ok(Detection::Found(*wire)),
+        (many, _) => {
+            let kind = TransportErrorKind::Ambiguous(format!("the first bytes fit {many:?}"));
+            Err(TransportError::new(Phase::Detect, kind).at(0))
+        }
+    }
+}
+
+/// The smallest whole message of a reading: envelope with an empty name (one byte for the
+/// non-strict reading, whose name is not empty) and an empty struct.
+fn min_message_len(protocol: ProtocolKind) -> usize {
+    match protocol {
+        ProtocolKind::Binary => 4 + 4 + 4 + 1,
+        ProtocolKind::Compact => 2 + 1 + 1 + 1,
+        ProtocolKind::BinaryNonStrict => 4 + 1 + 1 + 4 + 1,
+    }
+}
+
+/// The framed reading: a plausible length, then the envelope of `protocol` inside it.
+fn framed(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
+    let Some(len) = prefix.get(..4) else {
+        // A frame length is a non-negative i32: its first byte says "no" early.
+        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    };
+    let len = i32::from_be_bytes([len[0], len[1], len[2], len[3]]);
+    if len < min_message_len(protocol) as i32 || len as usize > limits.max_frame_len {
+        return Verdict::No;
+    }
+    match envelope(protocol, &prefix[4..], len as usize, limits) {
+        Verdict::More(n) => Verdict::More(4 + n),
+        v => v,
+    }
+}
+
+/// Whether `bytes` begin like an envelope of `protocol` in a message of at most `room` bytes.
+fn envelope(protocol: ProtocolKind, bytes: &[u8], room: usize, limits: &Limits) -> Verdict {
+    let message_type = |b: u8| (1..=4).contains(&b);
+    match protocol {
+        ProtocolKind::Binary => match bytes {
+            [] => Verdict::More(1),
+            [b0, ..] if *b0 != 0x80 => Verdict::No,
+            [_] => Verdict::More(2),
+            [_, b1, ..] if *b1 != 0x01 => Verdict::No,
+            [_, _] | [_, _, _] => Verdict::More(4),
+            [_, _, _, t, ..] => yes_if(message_type(*t)),
+        },
+        ProtocolKind::Compact => match bytes {
+            [] => Verdict::More(1),
+            [b0, ..] if *b0 != 0x82 => Verdict::No,
+            [_] => Verdict::More(2),
+            [_, v, ..] => yes_if(*v & 0x1f == 1 && message_type(*v >> 5)),
+        },
+        ProtocolKind::BinaryNonStrict => {
+            let Some(len) = bytes.get(..4) else {
+                // A name length is a non-negative i32: its first byte says "no" early.
+                return if bytes.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+            };
+            let len = i32::from_be_bytes([len[0], len[1], len[2], len[3]]);
+            let max_name = DETECT_MAX_NAME_LEN.min(limits.max_string_len);
+            if len < 1 || len as usize > max_name || 4 + len as usize + 5 + 1 > room {
+                return Verdict::No;
+            }
+            let len = len as usize;
+            let name = &bytes[4..bytes.len().min(4 + len)];
+            if !plausible_name(name) {
+                return Verdict::No;
+            }
+            match bytes.get(4 + len) {
+                None => Verdict::More(4 + len + 1),
+                Some(t) => yes_if(message_type(*t) && std::str::from_utf8(name).is_ok()),
+            }
+        }
+    }
+}
+
+fn yes_if(fits: bool) -> Verdict {
+    if fits {
+        Verdict::Yes
+    } else {
+        Verdict::No
+    }
+}
+
+/// Whether `name` is, or may become with more bytes, a method name: UTF-8 without control
+/// characters (a prefix may end inside a character).
+fn plausible_name(name: &[u8]) -> bool {
+    let (valid, rest_ok) = match std::str::from_utf8(name) {
+        Ok(s) => (s, true),
+        // An error with no error_len is a character cut short by the end of the prefix.
+        Err(e) => (std::str::from_utf8(&name[..e.valid_up_to()]).unwrap_or(""), e.error_len().is_none()),
+    };
+    rest_ok && !valid.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use thrift_core::{Binary, Compact, MessageHeader, MessageType, Protocol};
+
+    fn found(transport: Transport, protocol: ProtocolKind) -> Detection {
+        Detection::Found(Wire { transport, protocol })
+    }
+
+    fn limits() -> Limits {
+        Limits::default()
+    }
+
+    fn message<P: Protocol>() -> Vec<u8> {
+        let mut buf = Vec::new();
+        P::write_message_begin(&mut buf, &MessageHeader { name: "getUser", kind: MessageType::Call, seqid: 5 });
+        buf.push(0);
+        buf
+    }
+
+    fn non_strict() -> Vec<u8> {
+        let mut buf = vec![0, 0, 0, 7];
+        buf.extend_from_slice(b"getUser");
+        buf.push(1);
+        buf.extend_from_slice(&5i32.to_be_bytes());
+        buf.push(0);
+        buf
+    }
+
+    fn framed_bytes(msg: &[u8]) -> Vec<u8> {
+        let mut buf = (msg.len() as u32).to_be_bytes().to_vec();
+        buf.extend_from_slice(msg);
+        buf
+    }
+
+    /// Feeds prefixes of growing length and returns the first answer that is not NeedMore,
+    /// checking every NeedMore asks for more than it was given.
+    fn detect_growing(bytes: &[u8]) -> Result<Detection, TransportError> {
+        let mut n = 0;
+        loop {
+            match detect(&bytes[..n], &limits())? {
+                Detection::NeedMore(more) => {
+                    assert!(more > n, "NeedMore({more}) after {n} bytes");
+                    assert!(more <= bytes.len(), "asked for {more} of {} bytes", bytes.len());
+                    n = more;
+                }
+                found => return Ok(found),
+            }
+        }
+    }
+
+    #[test]
+    fn detects_all_six_combinations() {
+        use ProtocolKind as K;
+        use Transport::*;
+        let cases = [
+            (message::<Binary>(), found(Buffered, K::Binary)),
+            (message::<Compact>(), found(Buffered, K::Compact)),
+            (non_strict(), found(Buffered, K::BinaryNonStrict)),
+            (framed_bytes(&message::<Binary>()), found(Framed, K::Binary)),
+            (framed_bytes(&message::<Compact>()), found(Framed, K::Compact)),
+            (framed_bytes(&non_strict()), found(Framed, K::BinaryNonStrict)),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(detect_growing(&bytes).unwrap(), expected, "{bytes:02x?}");
+            assert_eq!(detect(&bytes, &limits()).unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn need_more_is_its_own_answer() {
+        assert_eq!(detect(&[], &limits()).unwrap(), Detection::NeedMore(1));
+        assert_eq!(detect(&[0x82], &limits()).unwrap(), Detection::NeedMore(2));
+        assert_eq!(detect(&[0, 0, 0], &limits()).unwrap(), Detection::NeedMore(4));
+        // A frame length: the envelope after it decides.
+        assert_eq!(detect(&[0, 0, 0, 30], &limits()).unwrap(), Detection::NeedMore(5));
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_guess() {
+        for bytes in
+            [&b"GET / HTTP/1.1\r\n"[..], &[0x80, 0x02, 0, 1], &[0x82, 0x22], &[0x82, 0xa1], &[0x16, 3, 1, 2, 0]]
+        {
+            let e = detect(bytes, &limits()).unwrap_err();
+            assert!(matches!(e.kind(), TransportErrorKind::Unrecognized(_)), "{bytes:02x?}: {e}");
+            assert_eq!(e.phase(), Phase::Detect);
+        }
+        // Frame lengths beyond the limit, zero, negative, or too small for any message.
+        let mut too_big = (16_384_001u32).to_be_bytes().to_vec();
+        too_big.extend_from_slice(&[0x80, 1, 0, 1]);
+        for bytes in [too_big, vec![0, 0, 0, 0, 0x82, 0x21], vec![0, 0, 0, 4, 0x82, 0x21, 0, 0]] {
+            assert!(detect(&bytes, &limits()).is_err(), "{bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn non_strict_names_must_be_printable() {
+        let mut bytes = vec![0, 0, 0, 3, b'a', 0x01, b'c', 1, 0, 0, 0, 1, 0];
+        assert!(detect(&bytes, &limits()).is_err());
+        bytes[5] = b'b';
+        assert_eq!(detect(&bytes, &limits()).unwrap(), found(Transport::Buffered, ProtocolKind::BinaryNonStrict));
+        // A bad message type after the name.
+        bytes[7] = 9;
+        assert!(detect(&bytes, &limits()).is_err());
+    }
+
+    #[test]
+    fn plausible_name_accepts_cut_characters_and_rejects_bad_utf8() {
+        assert!(plausible_name("é".as_bytes()));
+        assert!(plausible_name(&"é".as_bytes()[..1]));
+        assert!(!plausible_name(&[0x80]));
+        assert!(!plausible_name(b"a\nb"));
+    }
+}

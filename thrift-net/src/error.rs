@@ -1,0 +1,258 @@
+//! The transports' error: what failed, in which phase, and where in the message.
+
+use std::fmt;
+use std::io;
+
+/// The stage of the transport that failed; the first word of every message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Phase {
+    /// Reading a framed transport's 4-byte length prefix.
+    Frame,
+    /// Walking a buffered message to find its end (envelope or body).
+    SkipDecoder,
+    /// Telling the transport and protocol from a connection's first bytes.
+    Detect,
+    /// Writing a message.
+    Encode,
+    /// The socket itself.
+    Io,
+}
+
+impl Phase {
+    /// The phase's name as it prefixes messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Frame => "framed",
+            Phase::SkipDecoder => "skip-decoder",
+            Phase::Detect => "protocol detection",
+            Phase::Encode => "encode",
+            Phase::Io => "io",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What went wrong, without where; see [`TransportError`] for the place.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TransportErrorKind {
+    /// A frame length prefix that is negative.
+    #[error("negative frame length {0}")]
+    NegativeFrameLength(i32),
+    /// A frame length prefix of zero: no message fits in it.
+    #[error("empty frame")]
+    EmptyFrame,
+    /// A frame (read or written) longer than the maximum frame size.
+    #[error("frame of {len} bytes exceeds the maximum frame size {max}")]
+    FrameTooLarge {
+        /// The frame's length.
+        len: u64,
+        /// The limit ([`Limits::max_frame_len`](thrift_core::Limits::max_frame_len)).
+        max: usize,
+    },
+    /// A message that is, or declares it will be, longer than the message size limit.
+    #[error("message would reach {len} bytes, beyond the maximum message size {max}")]
+    MessageTooLarge {
+        /// How long the message is or would be at least.
+        len: u64,
+        /// The limit ([`Limits::max_message_len`](thrift_core::Limits::max_message_len)).
+        max: usize,
+    },
+    /// A struct field header with a type id that names no field type.
+    #[error("invalid field type 0x{0:02x}")]
+    InvalidFieldType(u8),
+    /// A non-empty container declaring an element, key or value type that is no value type.
+    #[error("invalid {what} type 0x{raw:02x} in a non-empty {container}")]
+    InvalidElementType {
+        /// `"list"`, `"set"` or `"map"`.
+        container: &'static str,
+        /// `"element"`, `"key"` or `"value"`.
+        what: &'static str,
+        /// The type id as it was on the wire (binary numbering).
+        raw: u8,
+    },
+    /// Nesting deeper than [`Limits::max_depth`](thrift_core::Limits::max_depth).
+    #[error("nesting deeper than the depth limit {0}")]
+    DepthExceeded(u16),
+    /// A malformed token, as the protocol in `thrift-core` reported it.
+    #[error("{what}: {kind}")]
+    Protocol {
+        /// Which token was being read (`"field header"`, `"list header"`, `"envelope"`...).
+        what: &'static str,
+        /// The protocol's complaint.
+        kind: thrift_core::ErrorKind,
+    },
+    /// The stream ended part way through a message.
+    #[error("stream ended mid-message after {buffered} bytes")]
+    Truncated {
+        /// The bytes of the unfinished message that had arrived.
+        buffered: usize,
+    },
+    /// First bytes that match no transport and protocol this library speaks.
+    #[error("unrecognized protocol: {0}")]
+    Unrecognized(&'static str),
+    /// First bytes that more than one transport and protocol could explain.
+    #[error("ambiguous protocol: {0}")]
+    Ambiguous(String),
+    /// The socket failed.
+    #[error("{0}")]
+    Io(#[source] io::Error),
+}
+
+/// An error of a transport codec or of protocol detection: what failed, in which
+/// [`Phase`], at which offset in the message, how deep and in which field.
+///
+/// Displayed as `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
+/// Offsets count from the start of the message (for `skip-decoder`) or of the bytes looked
+/// at (for `framed` and `protocol detection`); the stream offset of that start, when a codec
+/// knows it, follows.
+pub struct TransportError(Box<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    phase: Phase,
+    kind: TransportErrorKind,
+    offset: Option<usize>,
+    depth: Option<usize>,
+    field_id: Option<i16>,
+    stream_offset: Option<u64>,
+}
+
+impl TransportError {
+    /// An error of `kind` in `phase`, with no place yet.
+    #[cold]
+    pub fn new(phase: Phase, kind: TransportErrorKind) -> TransportError {
+        TransportError(Box::new(Inner { phase, kind, offset: None, depth: None, field_id: None, stream_offset: None }))
+    }
+
+    /// Sets the byte offset (from the start of the message or of the bytes looked at).
+    #[cold]
+    pub fn at(mut self, offset: usize) -> TransportError {
+        self.0.offset = Some(offset);
+        self
+    }
+
+    /// Sets the nesting depth (1 inside the message's top-level struct).
+    #[cold]
+    pub fn with_depth(mut self, depth: usize) -> TransportError {
+        self.0.depth = Some(depth);
+        self
+    }
+
+    /// Sets the id of the field being read (or last read) in the innermost struct.
+    #[cold]
+    pub fn with_field_id(mut self, id: Option<i16>) -> TransportError {
+        self.0.field_id = id;
+        self
+    }
+
+    /// Sets the offset in the whole stream of the message (or frame) the error is in.
+    #[cold]
+    pub fn with_stream_offset(mut self, offset: u64) -> TransportError {
+        self.0.stream_offset = Some(offset);
+        self
+    }
+
+    /// The phase that failed.
+    pub fn phase(&self) -> Phase {
+        self.0.phase
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &TransportErrorKind {
+        &self.0.kind
+    }
+
+    /// The byte offset where it went wrong, when known.
+    pub fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+
+    /// The nesting depth where it went wrong, when known.
+    pub fn depth(&self) -> Option<usize> {
+        self.0.depth
+    }
+
+    /// The id of the field being read (or last read) in the innermost struct, when known.
+    pub fn field_id(&self) -> Option<i16> {
+        self.0.field_id
+    }
+
+    /// The stream offset of the start of the message the error is in, when known.
+    pub fn stream_offset(&self) -> Option<u64> {
+        self.0.stream_offset
+    }
+
+    /// Whether the socket failed, rather than the bytes on it being wrong.
+    pub fn is_io(&self) -> bool {
+        matches!(self.0.kind, TransportErrorKind::Io(_))
+    }
+}
+
+impl From<io::Error> for TransportError {
+    fn from(e: io::Error) -> Self {
+        TransportError::new(Phase::Io, TransportErrorKind::Io(e))
+    }
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &*self.0;
+        write!(f, "{}: {}", e.phase, e.kind)?;
+        if let Some(offset) = e.offset {
+            write!(f, " at offset {offset}")?;
+        }
+        if let Some(depth) = e.depth {
+            f.write_str(if e.offset.is_some() { ", " } else { " at " })?;
+            write!(f, "depth {depth}")?;
+        }
+        if let Some(id) = e.field_id {
+            write!(f, " (field id {id})")?;
+        }
+        if let Some(stream) = e.stream_offset {
+            write!(f, " in the message at stream offset {stream}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TransportError({self})")
+    }
+}
+
+impl std::error::Error for TransportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.0.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_phase_place_depth_and_field() {
+        let e = TransportError::new(Phase::SkipDecoder, TransportErrorKind::InvalidFieldType(0x1f))
+            .at(1234)
+            .with_depth(3)
+            .with_field_id(Some(7));
+        assert_eq!(e.to_string(), "skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)");
+    }
+
+    #[test]
+    fn io_errors_convert_and_keep_their_source() {
+        let e: TransportError = io::Error::new(io::ErrorKind::ConnectionReset, "reset").into();
+        assert!(e.is_io());
+        assert_eq!(e.phase(), Phase::Io);
+        assert_eq!(e.to_string(), "io: reset");
+        assert!(std::error::Error::source(&e).is_some());
+    }
+}
