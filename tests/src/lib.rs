@@ -1,1 +1,10 @@
-//! Shared helpers for the integration tests.
+//! Shared helpers for the integration tests: running Apache Thrift's compiler and Python
+//! library ([`python`]), the JSON form of values they exchange ([`json`]), Rust mirrors of
+//! the interop IDL encoded by hand ([`model`], [`hand_struct!`]) and the interop case runner
+//! ([`interop`]).
+
+pub mod hand_struct;
+pub mod interop;
+pub mod json;
+pub mod model;
+pub mod python;
