@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Installs the external tools the tests use, if they are missing: Apache Thrift's compiler
-# and its Python library (the reference implementation the interop tests compare against).
+# and its Python library with the C extension (the reference implementation the interop
+# tests compare against), both from Debian so that they are the same release (0.17).
+#
+# The tests look for the library with /usr/bin/python3, where Debian's python3-thrift
+# lives (a pyenv `python3` earlier on the PATH does not see it), or with $THRIFT_TEST_PYTHON.
+# PyPI has no thrift 0.17.0, so pip is not used.
 set -euo pipefail
+
+python=${THRIFT_TEST_PYTHON:-/usr/bin/python3}
+probe="from thrift.protocol import fastbinary"
 
 need=()
 command -v thrift >/dev/null 2>&1 || need+=(thrift-compiler)
-python3 -c 'import thrift' >/dev/null 2>&1 || need+=(python3-thrift)
+"$python" -c "$probe" >/dev/null 2>&1 || need+=(python3-thrift)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -13,9 +21,11 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# python3-thrift lands in Debian's python; when python3 is another interpreter, use pip.
-if ! python3 -c 'import thrift' >/dev/null 2>&1; then
-  python3 -m pip install --quiet 'thrift==0.17.0' || python3 -m pip install --quiet thrift
-fi
+
 thrift --version
-python3 -c 'import thrift; print("python thrift", thrift.__file__)'
+if ! "$python" -c "$probe" 2>/dev/null; then
+  echo "error: $python cannot import Apache Thrift's Python library with its C extension" \
+       "(thrift.protocol.fastbinary); install Debian's python3-thrift or set THRIFT_TEST_PYTHON" >&2
+  exit 1
+fi
+"$python" -c 'import sys, thrift; from thrift.protocol import fastbinary; print("python", sys.version.split()[0], "thrift", thrift.__file__, "fastbinary", fastbinary.__file__)'
