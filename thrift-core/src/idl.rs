@@ -48,6 +48,12 @@ impl Idl {
         }
     }
 
+    /// Adds the service `S` and every type it uses.
+    pub fn add_service<S: crate::service::ServiceDefinition>(&mut self) -> &mut Idl {
+        S::define(self);
+        self
+    }
+
     /// Whether `name` has been defined.
     pub fn is_defined(&self, name: &str) -> bool {
         self.defined.contains(name)
@@ -113,6 +119,58 @@ impl Idl {
         let mut out = format!("enum {name} {{\n");
         for (variant, value) in variants {
             out.push_str(&format!("  {variant} = {value}\n"));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// One method of a service definition, for [`Idl::service_definition`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdlMethod {
+    /// The method's IDL name.
+    pub name: &'static str,
+    /// Whether it is `oneway`.
+    pub oneway: bool,
+    /// The IDL return type (`void` for none).
+    pub returns: String,
+    /// The arguments.
+    pub args: Vec<IdlField>,
+    /// The declared exceptions.
+    pub throws: Vec<IdlField>,
+}
+
+impl Idl {
+    /// Renders `service name { methods }`.
+    ///
+    /// ```
+    /// use thrift_core::{Idl, IdlField, IdlMethod};
+    /// let arg = IdlField { id: 1, requiredness: "", ty: "string".into(), name: "who", default: None };
+    /// let hello = IdlMethod { name: "hello", oneway: false, returns: "string".into(), args: vec![arg], throws: vec![] };
+    /// assert_eq!(Idl::service_definition("Greeter", &[hello]), "service Greeter {\n  string hello(1: string who)\n}\n");
+    /// ```
+    pub fn service_definition(name: &str, methods: &[IdlMethod]) -> String {
+        let fields = |fields: &[IdlField]| {
+            let rendered: Vec<String> = fields
+                .iter()
+                .map(|f| {
+                    let req = if f.requiredness.is_empty() { String::new() } else { format!("{} ", f.requiredness) };
+                    format!("{}: {req}{} {}", f.id, f.ty, f.name)
+                })
+                .collect();
+            rendered.join(", ")
+        };
+        let mut out = format!("service {name} {{\n");
+        for m in methods {
+            out.push_str("  ");
+            if m.oneway {
+                out.push_str("oneway ");
+            }
+            out.push_str(&format!("{} {}({})", m.returns, m.name, fields(&m.args)));
+            if !m.throws.is_empty() {
+                out.push_str(&format!(" throws ({})", fields(&m.throws)));
+            }
+            out.push('\n');
         }
         out.push_str("}\n");
         out

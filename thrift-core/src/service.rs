@@ -96,6 +96,12 @@ impl Exceptions for ApplicationException {
 
 /// How a method's success value sits in its result struct.
 pub trait ReturnField: Sized {
+    /// What the handler returns and the client gets: `T`, or `()` for `void`.
+    type Value;
+    /// Wraps a handler's value.
+    fn from_value(value: Self::Value) -> Self;
+    /// Unwraps a decoded value.
+    fn into_value(self) -> Self::Value;
     /// Writes the success value (field 0), if any.
     fn write_field<P: Protocol, B: BufMut + ?Sized>(&self, s: &mut StructEncoder<'_, P, B>);
     /// Counts what [`ReturnField::write_field`] writes.
@@ -122,6 +128,13 @@ pub struct Returns<T>(pub T);
 pub struct Void;
 
 impl<T: Encode + for<'de> Decode<'de>> ReturnField for Returns<T> {
+    type Value = T;
+    fn from_value(value: T) -> Self {
+        Returns(value)
+    }
+    fn into_value(self) -> T {
+        self.0
+    }
     fn write_field<P: Protocol, B: BufMut + ?Sized>(&self, s: &mut StructEncoder<'_, P, B>) {
         s.field(0, &self.0);
     }
@@ -150,6 +163,11 @@ impl<T: Encode + for<'de> Decode<'de>> ReturnField for Returns<T> {
 }
 
 impl ReturnField for Void {
+    type Value = ();
+    fn from_value((): ()) -> Self {
+        Void
+    }
+    fn into_value(self) {}
     fn write_field<P: Protocol, B: BufMut + ?Sized>(&self, _: &mut StructEncoder<'_, P, B>) {}
     fn size_field<P: Protocol>(&self, _: &mut StructSizer<P>) {}
     fn read_field<'de, P: Protocol>(
@@ -257,4 +275,12 @@ impl<'de, R: ReturnField, E: Exceptions> Decode<'de> for MethodResult<R, E> {
             (None, None) => MethodResult::Missing,
         })
     }
+}
+
+/// A service's IDL definition, implemented by the service macro.
+pub trait ServiceDefinition {
+    /// The IDL service name.
+    const NAME: &'static str;
+    /// Defines the service (and the types it uses) in `idl`.
+    fn define(idl: &mut Idl);
 }

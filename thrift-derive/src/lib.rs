@@ -1,4 +1,5 @@
-//! Derive macros for `thrift-core`: `ThriftStruct`, `ThriftEnum` and `ThriftUnion`.
+//! Derive macros for `thrift-core` (`ThriftStruct`, `ThriftEnum`, `ThriftUnion`) and the
+//! `#[service]` attribute re-exported by `thrift-net`.
 //!
 //! Use them through `thrift_core`, which re-exports them; the attributes are documented
 //! there. Each derive parses the input into a checked model ([`ast`]), reporting every
@@ -9,6 +10,7 @@ mod ast;
 mod attr;
 mod ctxt;
 mod expand;
+mod service;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
@@ -44,6 +46,26 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let (container, variants) = ast::parse_union(&mut cx, &input);
     finish(cx, &container, || expand::expand_union(&container, &variants))
+}
+
+/// Turns a trait of `async fn`s into a Thrift service: the handler trait, a server
+/// dispatcher, a typed client and the IDL definition. Use it through `thrift_net`, which
+/// re-exports it and documents it.
+#[proc_macro_attribute]
+pub fn service(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut service_args = service::ServiceArgs::default();
+    let parser = service_args.parser();
+    parse_macro_input!(args with parser);
+    let item = parse_macro_input!(input as syn::ItemTrait);
+    match service::service(service_args, item.clone()) {
+        Ok(tokens) => tokens.into(),
+        Err(errors) => {
+            // Keep the trait itself so its uses don't cascade into "not found" errors.
+            let mut out = errors.to_compile_error();
+            out.extend(service::without_thrift_attrs(item));
+            out.into()
+        }
+    }
 }
 
 /// The expansion, or every collected error beside impls that keep the errors from

@@ -17,15 +17,24 @@
 #![forbid(unsafe_code)]
 
 mod buffered;
+mod channel;
 mod detect;
 mod error;
 mod framed;
+mod incoming;
 mod message;
 mod scan;
 
 pub use buffered::BufferedCodec;
+pub use channel::{CallError, Channel, Reply};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
+pub use incoming::{Incoming, Outgoing, Service};
 pub use message::{decode_message, Message};
 pub use scan::{Scan, Scanner};
+
+/// The wire format this crate carries; generated service code refers to it through here.
+pub use thrift_core;
+/// Turns a trait of `async fn`s into a Thrift service; see the crate documentation.
+pub use thrift_derive::service;

@@ -1,0 +1,155 @@
+//! The client side of the contract the `#[service]` macro generates code against: a
+//! [`Channel`] carries calls, a [`Reply`] becomes the method's typed result.
+
+use std::future::Future;
+use std::time::Duration;
+
+use bytes::Bytes;
+use thrift_core::{
+    ApplicationException, ApplicationExceptionKind, Encode, Exceptions, Limits, MessageType, MethodResult, Protocol,
+    Reader, ReturnField,
+};
+
+use crate::detect::ProtocolKind;
+use crate::error::TransportError;
+use crate::incoming::with_protocol;
+
+/// Something calls go over: one pipelined connection, a pool, a balancer over endpoints.
+///
+/// The typed clients the `#[service]` macro generates are generic over it.
+pub trait Channel: Send + Sync {
+    /// Sends a call of `service`'s `method` with `args` and waits for its reply.
+    fn call<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> impl Future<Output = Result<Reply, CallError>> + Send;
+
+    /// Sends a oneway message; it completes once the message is written.
+    fn oneway<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> impl Future<Output = Result<(), CallError>> + Send;
+}
+
+/// Why a call failed. `E` is the method's declared exception type.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError<E = thrift_core::NoException> {
+    /// The handler threw one of the method's declared exceptions.
+    #[error("declared exception: {0:?}")]
+    Exception(E),
+    /// The server answered with a `TApplicationException`.
+    #[error("{0}")]
+    Application(ApplicationException),
+    /// The reply could not be decoded.
+    #[error("undecodable reply: {0}")]
+    Protocol(thrift_core::Error),
+    /// The connection failed or closed before the reply came.
+    #[error("transport: {0}")]
+    Transport(TransportError),
+    /// No reply within the call's timeout.
+    #[error("no reply within {0:?}")]
+    Timeout(Duration),
+    /// The channel had no connection to offer in time (a pool's wait timeout, every
+    /// endpoint down).
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl CallError {
+    /// The same error as the error type of a method declaring exceptions `E` (a channel
+    /// error never holds a declared exception).
+    pub fn widen<E>(self) -> CallError<E> {
+        match self {
+            CallError::Exception(never) => match never {},
+            CallError::Application(e) => CallError::Application(e),
+            CallError::Protocol(e) => CallError::Protocol(e),
+            CallError::Transport(e) => CallError::Transport(e),
+            CallError::Timeout(d) => CallError::Timeout(d),
+            CallError::Unavailable(why) => CallError::Unavailable(why),
+        }
+    }
+}
+
+impl<E> From<TransportError> for CallError<E> {
+    fn from(e: TransportError) -> Self {
+        CallError::Transport(e)
+    }
+}
+
+/// A reply as a channel received it: the whole message, its envelope read.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    message: Bytes,
+    protocol: ProtocolKind,
+    kind: MessageType,
+    seqid: i32,
+    body_start: usize,
+    limits: Limits,
+}
+
+impl Reply {
+    /// Reads the envelope of `message`, a whole reply as a transport yields it.
+    pub fn parse(message: Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Self> {
+        let (kind, seqid, body_start) = {
+            let mut r = Reader::from_bytes(&message).with_limits(limits);
+            let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
+            (header.kind, header.seqid, r.position())
+        };
+        Ok(Reply { message, protocol, kind, seqid, body_start, limits })
+    }
+
+    /// The sequence id, which pairs the reply with its call.
+    pub fn seqid(&self) -> i32 {
+        self.seqid
+    }
+
+    /// Reply or exception.
+    pub fn kind(&self) -> MessageType {
+        self.kind
+    }
+
+    /// The whole message, envelope included.
+    pub fn message(&self) -> &Bytes {
+        &self.message
+    }
+
+    fn decode_body<T: thrift_core::DecodeOwned>(&self) -> thrift_core::Result<T> {
+        let body = self.message.slice(self.body_start..);
+        let mut r = Reader::from_bytes(&body).with_limits(self.limits);
+        let value = with_protocol!(self.protocol, P => T::decode::<P>(&mut r)?);
+        if !r.is_empty() {
+            return Err(r.error(thrift_core::ErrorKind::TrailingBytes(r.remaining())));
+        }
+        Ok(value)
+    }
+
+    /// The method's outcome: its value, a declared exception, or the server's
+    /// `TApplicationException`.
+    pub fn into_result<R: ReturnField, E: Exceptions>(self) -> Result<R::Value, CallError<E>> {
+        match self.kind {
+            MessageType::Reply => {}
+            MessageType::Exception => {
+                let exception = self.decode_body::<ApplicationException>().map_err(CallError::Protocol)?;
+                return Err(CallError::Application(exception));
+            }
+            other => {
+                let message = format!("expected a reply, got a {other:?} message");
+                let exception = ApplicationException::new(ApplicationExceptionKind::InvalidMessageType, message);
+                return Err(CallError::Application(exception));
+            }
+        }
+        match self.decode_body::<MethodResult<R, E>>().map_err(CallError::Protocol)? {
+            MethodResult::Ok(v) => Ok(v.into_value()),
+            MethodResult::Err(e) => Err(CallError::Exception(e)),
+            MethodResult::Missing => Err(CallError::Application(ApplicationException::new(
+                ApplicationExceptionKind::MissingResult,
+                "the reply carries neither a result nor a declared exception",
+            ))),
+        }
+    }
+}
