@@ -28,23 +28,24 @@ fn check_elem(r: &Reader<'_>, declared: Result<TType, u8>, expected: TType) -> R
 #[inline]
 pub(crate) fn read_list_len<P: Protocol>(r: &mut Reader<'_>, elem: TType) -> Result<usize> {
     let header = P::read_list_begin(r)?;
-    let len = r.check_container_len(header.len, P::min_len(elem))?;
-    if len > 0 {
+    // The declared type first: a mismatch is then reported as such, not as a count that
+    // the expected type's sizes cannot fit in the bytes remaining.
+    if header.len > 0 {
         check_elem(r, header.elem, elem)?;
     }
-    Ok(len)
+    r.check_container_len(header.len, P::min_len(elem))
 }
 
 /// Reads a map header for the given key and value types, returning the validated count.
 #[inline]
 pub(crate) fn read_map_len<P: Protocol>(r: &mut Reader<'_>, key: TType, value: TType) -> Result<usize> {
     let header = P::read_map_begin(r)?;
-    let len = r.check_container_len(header.len, P::min_len(key) + P::min_len(value))?;
-    if len > 0 {
+    // The declared types first, as for lists.
+    if header.len > 0 {
         check_elem(r, header.key, key)?;
         check_elem(r, header.value, value)?;
     }
-    Ok(len)
+    r.check_container_len(header.len, P::min_len(key) + P::min_len(value))
 }
 
 /// Encoded length of `len` elements from `iter`, without visiting them when they all have
