@@ -1,4 +1,4 @@
-//! `string` (str, String, Cow<str>) and `binary` (\[u8\], Vec<u8>, Cow<\[u8\]>, Bytes).
+//! `string` (`str`, `String`, `Cow<str>`) and `binary` (`[u8]`, `Vec<u8>`, `Cow<[u8]>`, `Bytes`).
 
 use std::borrow::Cow;
 
