@@ -48,7 +48,8 @@ pub struct FramedCodec<P = Binary> {
     pending: Option<usize>,
     /// Stream offset of the next frame's prefix, for error messages.
     consumed: u64,
-    protocol: PhantomData<P>,
+    // fn() -> P: the codec holds no P, so it is Send, Sync and Unpin whatever P is.
+    protocol: PhantomData<fn() -> P>,
 }
 
 impl<P> Default for FramedCodec<P> {

@@ -97,7 +97,8 @@ pub struct Scanner<P> {
     need: usize,
     in_body: bool,
     examined: u64,
-    protocol: PhantomData<P>,
+    // fn() -> P: the codec holds no P, so it is Send, Sync and Unpin whatever P is.
+    protocol: PhantomData<fn() -> P>,
 }
 
 impl<P: Protocol> Default for Scanner<P> {
