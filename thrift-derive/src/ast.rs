@@ -71,9 +71,21 @@ fn member_name(attrs: &MemberAttrs, ident: &Ident) -> String {
     attrs.name.clone().unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned())
 }
 
+/// `ty` without the invisible group a `macro_rules!` `$t:ty` fragment wraps it in, or
+/// parentheses, so `Option<T>` passed through a declarative macro is still seen.
+fn ungroup(mut ty: &Type) -> &Type {
+    loop {
+        match ty {
+            Type::Group(group) => ty = &group.elem,
+            Type::Paren(paren) => ty = &paren.elem,
+            _ => return ty,
+        }
+    }
+}
+
 /// `T` when `ty` is spelled `Option<T>` (or `std::option::Option<T>`).
 pub fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
+    let Type::Path(path) = ungroup(ty) else { return None };
     if path.qself.is_some() {
         return None;
     }
@@ -89,8 +101,8 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
 }
 
 /// A message for a field type that can never be a Thrift type, or `None`.
-fn unsupported_type(ty: &Type) -> Option<String> {
-    let Type::Path(path) = ty else { return None };
+pub fn unsupported_type(ty: &Type) -> Option<String> {
+    let Type::Path(path) = ungroup(ty) else { return None };
     let ident = path.path.get_ident()?.to_string();
     let hint = match ident.as_str() {
         "u8" => "use i8 for a Thrift `byte`, or Vec<u8>/Bytes for `binary`",
@@ -147,7 +159,9 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
             cx.push(syn::Error::new(span, "`unknown` goes on an enum variant, not a struct field"));
         }
         let Some((id, _)) = attrs.id else {
-            cx.error(&ident, format!("field `{ident}` needs an id: #[thrift(id = N)]"));
+            if !attrs.bad_id {
+                cx.error(&ident, format!("field `{ident}` needs an id: #[thrift(id = N)]"));
+            }
             continue;
         };
         if let Some(message) = unsupported_type(&field.ty) {
@@ -248,7 +262,9 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
             }
         };
         let Some((id, _)) = attrs.id else {
-            cx.error(&variant.ident, format!("union variant `{}` needs an id: #[thrift(id = N)]", variant.ident));
+            if !attrs.bad_id {
+                cx.error(&variant.ident, format!("union variant `{}` needs an id: #[thrift(id = N)]", variant.ident));
+            }
             continue;
         };
         if let Some(ty) = ty {

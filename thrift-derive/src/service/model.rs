@@ -6,7 +6,7 @@ use syn::{
     TraitItemFn, Type,
 };
 
-use crate::ast::option_inner;
+use crate::ast::{option_inner, unsupported_type};
 use crate::attr;
 use crate::ctxt::Ctxt;
 
@@ -155,6 +155,9 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
             cx.error(&pat.ident, format!("argument `{}` needs an id: #[thrift(id = N)]", pat.ident));
             continue;
         };
+        if let Some(message) = unsupported_type(&typed.ty) {
+            cx.error(&typed.ty, message);
+        }
         if let Some(other) = args.iter().find(|a| a.id == id) {
             cx.error(&lit, format!("duplicate argument id {id}: also used by `{}`", other.ident));
         }
@@ -176,6 +179,9 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
         Some((value, error)) => (value, Some(error)),
         None => (output.clone(), None),
     };
+    if let Some(message) = unsupported_type(&value) {
+        cx.error(&value, message);
+    }
     let value = (!is_unit(&value)).then_some(value);
     if oneway && (value.is_some() || error.is_some()) {
         cx.error(&output, "a oneway method returns nothing: its caller gets no reply");
