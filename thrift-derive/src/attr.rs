@@ -19,6 +19,9 @@ pub struct ContainerAttrs {
 pub struct MemberAttrs {
     /// The id and the literal it came from, for spans.
     pub id: Option<(i16, LitInt)>,
+    /// An error was reported in the attribute (a bad id, or a mistake before the id that
+    /// stopped parsing), so a missing id is not reported as well.
+    pub bad_id: bool,
     pub required: Option<proc_macro2::Span>,
     pub optional: Option<proc_macro2::Span>,
     pub default: Option<Expr>,
@@ -59,12 +62,19 @@ pub fn member(cx: &mut Ctxt, attrs: &[Attribute]) -> MemberAttrs {
         let result = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("id") {
                 let value = meta.value()?;
-                let negative = value.parse::<Option<syn::Token![-]>>()?.is_some();
+                let minus = value.parse::<Option<syn::Token![-]>>()?;
                 let lit = value.parse::<LitInt>()?;
-                let id = lit.base10_parse::<i64>().map(|v| if negative { -v } else { v });
+                let id = lit.base10_parse::<i64>().map(|v| if minus.is_some() { -v } else { v });
                 match id.ok().and_then(|v| i16::try_from(v).ok()) {
                     Some(id) => out.id = Some((id, lit)),
-                    None => cx.error(&lit, "field id out of range: Thrift field ids are i16 (-32768..=32767)"),
+                    None => {
+                        out.bad_id = true;
+                        // Spans the sign too: `-32769`, not `32769`.
+                        cx.error(
+                            quote::quote!(#minus #lit),
+                            "field id out of range: Thrift field ids are i16 (-32768..=32767)",
+                        );
+                    }
                 }
             } else if meta.path.is_ident("required") {
                 out.required = Some(meta.path.span());
@@ -84,6 +94,7 @@ pub fn member(cx: &mut Ctxt, attrs: &[Attribute]) -> MemberAttrs {
             Ok(())
         });
         if let Err(e) = result {
+            out.bad_id = true;
             cx.push(e);
         }
     }

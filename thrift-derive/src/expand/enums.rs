@@ -42,7 +42,7 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
             const TTYPE: #krate::TType = #krate::TType::I32;
             fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
                 idl.define(#name, |_| #krate::Idl::enum_definition(#name, &[#((#names, #values)),*]));
-                ::std::string::String::from(#name)
+                <::std::string::String as ::core::convert::From<&str>>::from(#name)
             }
         }
 

@@ -8,8 +8,9 @@ pub use enums::expand_enum;
 pub use structs::expand_struct;
 pub use unions::expand_union;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
+use syn::spanned::Spanned;
 use syn::{parse_quote, GenericParam, Generics, Lifetime, Path, WherePredicate};
 
 use crate::ast::Container;
@@ -86,6 +87,14 @@ impl<'a> Impls<'a> {
             impl #impl_generics ::std::error::Error for #ident #ty_generics #where_clause {}
         }
     }
+}
+
+/// A span located at `tokens` (so a trait error points at the user's field type) that
+/// resolves names as the rest of the generated code does. The user's own span would not do:
+/// when the type comes from a `macro_rules!` caller, it carries that caller's hygiene, and
+/// the generated locals (`s`, `r`, `self`) would not be found.
+pub fn span_at(tokens: &impl Spanned) -> Span {
+    Span::call_site().located_at(tokens.span())
 }
 
 /// Wraps generated items so their helper names cannot clash with the user's.

@@ -3,9 +3,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
-use super::{exceptions_impl, idl_literal, wrap, Impls, ThrownField};
+use super::{exceptions_impl, idl_literal, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, Field, Requiredness};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
@@ -36,11 +35,12 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     let slots = fields.iter().map(|f| {
         let slot = slot(f);
         let ty = &f.value_ty;
-        quote_spanned!(ty.span()=> let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
+        quote_spanned!(span_at(ty)=> let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
     });
     let arms = fields.iter().map(|f| {
         let (id, slot, field_name) = (f.id, slot(f), &f.name);
-        quote! {
+        // At the field type: a type without `Decode` is reported there, not at the derive.
+        quote_spanned! {span_at(&f.value_ty)=>
             #id => s.read(r, field, &mut #slot).map_err(|e| e.in_field(#name, #field_name, #id))?,
         }
     });
@@ -63,7 +63,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                     ::core::option::Option::None => #default,
                 }
             },
-            (Requiredness::Default, None) => quote_spanned! {ty.span()=>
+            (Requiredness::Default, None) => quote_spanned! {span_at(ty)=>
                 ::core::option::Option::unwrap_or_else(#slot, <#ty as ::core::default::Default>::default)
             },
         };
@@ -85,7 +85,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                     let fields = [#(#idl_fields),*];
                     #krate::Idl::struct_definition(#keyword, #name, &fields)
                 });
-                ::std::string::String::from(#name)
+                <::std::string::String as ::core::convert::From<&str>>::from(#name)
             }
         }
 
@@ -131,14 +131,18 @@ fn slot(field: &Field) -> syn::Ident {
 
 /// `s.field(id, &self.x)`, or only when `Some` for an optional field.
 fn write_field(field: &Field) -> TokenStream {
-    let (ident, id) = (&field.ident, field.id);
-    let ty = &field.value_ty;
+    let id = field.id;
+    let span = span_at(&field.value_ty);
+    // The member takes the type's location too, so a type without `Encode` is reported on
+    // the type alone rather than on a span from the field name to its type.
+    let mut member = field.ident.clone();
+    member.set_span(span);
     match field.requiredness {
-        Requiredness::Optional => quote_spanned! {ty.span()=>
-            if let ::core::option::Option::Some(v) = &self.#ident {
+        Requiredness::Optional => quote_spanned! {span=>
+            if let ::core::option::Option::Some(v) = &self.#member {
                 s.field(#id, v);
             }
         },
-        _ => quote_spanned!(ty.span()=> s.field(#id, &self.#ident);),
+        _ => quote_spanned!(span=> s.field(#id, &self.#member);),
     }
 }

@@ -2,9 +2,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
-use super::{exceptions_impl, wrap, Impls, ThrownField};
+use super::{exceptions_impl, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
 pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> TokenStream {
@@ -30,12 +29,13 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
         .iter()
         .map(|v| {
             let (variant, id) = (&v.ident, v.id);
-            quote_spanned!(v.ty.span()=> #ident::#variant(v) => s.field(#id, v),)
+            quote_spanned!(span_at(&v.ty)=> #ident::#variant(v) => s.field(#id, v),)
         })
         .collect();
     let read_arms = variants.iter().map(|v| {
         let (variant, id, ty, field_name) = (&v.ident, v.id, &v.ty, &v.name);
-        quote! {
+        // At the variant's type: a type without `Decode` is reported there.
+        quote_spanned! {span_at(ty)=>
             #id => {
                 let mut slot: ::core::option::Option<#ty> = ::core::option::Option::None;
                 s.read(r, field, &mut slot).map_err(|e| e.in_field(#name, #field_name, #id))?;
@@ -64,7 +64,7 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
                     let fields = [#(#idl_fields),*];
                     #krate::Idl::struct_definition("union", #name, &fields)
                 });
-                ::std::string::String::from(#name)
+                <::std::string::String as ::core::convert::From<&str>>::from(#name)
             }
         }
 
