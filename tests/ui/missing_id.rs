@@ -1,0 +1,10 @@
+use thrift_core::ThriftStruct;
+
+#[derive(ThriftStruct)]
+struct Request {
+    #[thrift(id = 1)]
+    name: String,
+    count: i32,
+}
+
+fn main() {}

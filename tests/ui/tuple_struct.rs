@@ -1,0 +1,6 @@
+use thrift_core::ThriftStruct;
+
+#[derive(ThriftStruct)]
+struct Meters(i32);
+
+fn main() {}

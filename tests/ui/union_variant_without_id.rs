@@ -1,0 +1,10 @@
+use thrift_core::ThriftUnion;
+
+#[derive(ThriftUnion)]
+enum Shape {
+    #[thrift(id = 1)]
+    Circle(f64),
+    Square(f64),
+}
+
+fn main() {}
