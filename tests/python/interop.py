@@ -21,6 +21,8 @@ Requests (every response has "ok"; a false one carries "error"):
   {"op": "check", "proto", "type", "hex", "expect"[, "module"]}
       decodes "hex", requires every byte consumed, and compares with "expect" by value
       (sets and maps without regard to order, doubles by bits).
+  {"op": "same", "type", "a", "b"[, "module"]}
+      compares two JSON values of a type the same way.
   {"op": "encode_message", "proto", "name", "kind", "seqid", "type", "value"[, "module"]}
   {"op": "check_message", "proto", "hex", "name", "kind", "seqid", "type", "expect"[, "module"]}
       like encode/check for a whole message: envelope, body, end. "type" may be
@@ -272,6 +274,9 @@ def handle(req, types):
         transport = TTransport.TMemoryBuffer(data)
         obj = read_all(cls, spec, protocol(req["proto"], transport), transport, data)
         return compare(spec, obj, Builder().struct(cls, spec, req["expect"]))
+    if op == "same":
+        cls, spec = types.resolve(module, req["type"])
+        return compare(spec, Builder().struct(cls, spec, req["a"]), Builder().struct(cls, spec, req["b"]))
     if op == "encode_message":
         cls, spec = types.resolve(module, req["type"])
         builder = Builder()

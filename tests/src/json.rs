@@ -5,7 +5,9 @@
 //! a binary is hex; lists and sets are arrays, maps arrays of `[key, value]` pairs; structs
 //! are objects keyed by field name, without their unset optional fields.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasher;
 
 use serde_json::{json, Map, Value};
 use thrift_core::{ApplicationException, Uuid};
@@ -32,6 +34,19 @@ as_is!(bool, i8, i16, i32, i64, String, str);
 impl ToJson for f64 {
     fn to_json(&self) -> Value {
         Value::String(format!("{:016x}", self.to_bits()))
+    }
+}
+
+impl ToJson for Cow<'_, str> {
+    fn to_json(&self) -> Value {
+        json!(self)
+    }
+}
+
+/// `binary`: hex.
+impl ToJson for [u8] {
+    fn to_json(&self) -> Value {
+        Value::String(hex::encode(self))
     }
 }
 
@@ -66,29 +81,11 @@ impl<T: ToJson + ?Sized> ToJson for Box<T> {
     }
 }
 
-/// Lists of anything but bytes (`Vec<u8>` is `binary`).
-macro_rules! list {
-    ($($elem:ty),+) => {$(
-        impl ToJson for Vec<$elem> {
-            fn to_json(&self) -> Value {
-                Value::Array(self.iter().map(ToJson::to_json).collect())
-            }
-        }
-    )+};
-}
-
-list!(bool, i8, i16, i32, i64, f64, String, Vec<u8>, bytes::Bytes, Vec<i32>, Vec<String>);
-
-/// Implements [`ToJson`] for `Vec<T>` of types defined elsewhere (structs, enums, unions).
-#[macro_export]
-macro_rules! json_list {
-    ($($elem:ty),+) => {$(
-        impl $crate::json::ToJson for Vec<$elem> {
-            fn to_json(&self) -> ::serde_json::Value {
-                ::serde_json::Value::Array(self.iter().map($crate::json::ToJson::to_json).collect())
-            }
-        }
-    )+};
+/// Lists (`Vec<u8>` is `binary` above: u8 itself has no JSON form, so the two never meet).
+impl<T: ToJson> ToJson for Vec<T> {
+    fn to_json(&self) -> Value {
+        Value::Array(self.iter().map(ToJson::to_json).collect())
+    }
 }
 
 impl<T: ToJson> ToJson for BTreeSet<T> {
@@ -98,6 +95,21 @@ impl<T: ToJson> ToJson for BTreeSet<T> {
 }
 
 impl<K: ToJson, V: ToJson> ToJson for BTreeMap<K, V> {
+    fn to_json(&self) -> Value {
+        Value::Array(self.iter().map(|(k, v)| json!([k.to_json(), v.to_json()])).collect())
+    }
+}
+
+/// In iteration order, which is the order the same set is encoded in.
+impl<T: ToJson, S: BuildHasher> ToJson for HashSet<T, S> {
+    fn to_json(&self) -> Value {
+        Value::Array(self.iter().map(ToJson::to_json).collect())
+    }
+}
+
+/// In iteration order, which is the order the same map is encoded in: so Python, keeping
+/// the order it is given, writes the same bytes.
+impl<K: ToJson, V: ToJson, S: BuildHasher> ToJson for HashMap<K, V, S> {
     fn to_json(&self) -> Value {
         Value::Array(self.iter().map(|(k, v)| json!([k.to_json(), v.to_json()])).collect())
     }

@@ -328,5 +328,3 @@ hand_struct! {
         9: plain nested_containers: BTreeMap<String, Containers>,
     }
 }
-
-crate::json_list!(Point, Color, Shape, Line, Containers, Node);
