@@ -18,7 +18,8 @@ use std::fmt::Debug;
 use bytes::Bytes;
 use common::Hex;
 use thrift_core::{
-    skip, ApplicationException, Binary, Compact, DecodeOwned, ErrorKind, Limits, MessageHeader, Protocol, Reader, TType,
+    skip, ApplicationException, Binary, Compact, Decode, DecodeOwned, ErrorKind, Limits, MessageHeader, Protocol,
+    Reader, TType,
 };
 
 struct Counting;
@@ -303,4 +304,40 @@ fn allocation_is_a_small_multiple_of_the_input() {
         allocated_by(|| thrift_core::from_slice::<Compact, Vec<ApplicationException>>(&structs[..N / 2]));
     assert!(res.is_err());
     assert!(bytes <= 48 * N, "{bytes}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Corrupted encodings of a rich struct, valid or not, never allocate more than a small
+    /// multiple of their size (plus a constant for a few collection nodes and the error).
+    #[test]
+    fn corrupted_input_allocates_a_bounded_multiple(
+        flips in proptest::collection::vec((0usize..4096, 1u8..=255), 1..6),
+    ) {
+        for binary in [true, false] {
+            let mut bytes = if binary {
+                thrift_core::to_vec::<Binary, _>(&common::Rich::sample())
+            } else {
+                thrift_core::to_vec::<Compact, _>(&common::Rich::sample())
+            };
+            for &(pos, xor) in &flips {
+                let i = pos % bytes.len();
+                bytes[i] ^= xor;
+            }
+            let (res, allocated) = allocated_by(|| {
+                let mut r = Reader::new(&bytes);
+                if binary {
+                    common::Rich::decode::<Binary>(&mut r).map(drop)
+                } else {
+                    common::Rich::decode::<Compact>(&mut r).map(drop)
+                }
+            });
+            let bound = 64 * bytes.len() + 4096;
+            proptest::prop_assert!(
+                allocated <= bound,
+                "{} bytes allocated for {} input bytes ({res:?}): {:?}", allocated, bytes.len(), Hex(&bytes)
+            );
+        }
+    }
 }
