@@ -38,7 +38,8 @@ pub enum ApplicationExceptionKind {
     InvalidProtocol,
     /// 10: the client type is not supported.
     UnsupportedClientType,
-    /// A code this library does not know, kept as received.
+    /// A code this library does not know, kept as received. (A known code built by hand
+    /// as `Other` decodes as its named kind.)
     Other(i32),
 }
 

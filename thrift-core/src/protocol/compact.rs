@@ -355,7 +355,9 @@ impl Protocol for Compact {
     #[inline]
     fn read_map_begin(r: &mut Reader<'_>) -> Result<MapHeader> {
         let len = read_varint32(r)? as i32 as i64;
-        if len == 0 {
+        if len <= 0 {
+            // Empty maps carry no type byte; a negative count is reported as such, not as
+            // a missing type byte.
             return Ok(MapHeader { key: Ok(TType::Stop), value: Ok(TType::Stop), len });
         }
         let kv = r.read_u8()?;

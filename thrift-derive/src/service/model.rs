@@ -130,7 +130,7 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
         }
     }
     if sig.asyncness.is_none() {
-        cx.error(&sig.fn_token, format!("service method `{}` must be an `async fn`", sig.ident));
+        cx.error(sig.fn_token, format!("service method `{}` must be an `async fn`", sig.ident));
     }
     if f.default.is_some() {
         cx.error(&sig.ident, "service methods have no default body");
