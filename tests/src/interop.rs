@@ -57,6 +57,15 @@ enum Bytes {
     KnownDifference(&'static str),
 }
 
+/// One value case, as every protocol runs it.
+struct ValueCase<'a> {
+    case: &'a str,
+    type_name: &'a str,
+    expect: &'a Value,
+    decode: Decoder,
+    bytes: Bytes,
+}
+
 /// Decodes a whole input in a protocol into a Rust type and returns its JSON form.
 pub type Decoder = fn(Wire, &[u8]) -> thrift_core::Result<Value>;
 
@@ -149,10 +158,7 @@ impl Interop {
     /// another iteration order are still equal.
     fn difference(&mut self, type_name: &str, a: &Value, b: &Value) -> Option<String> {
         first_difference(a, b)?;
-        match self.call(json!({"op": "same", "type": type_name, "a": a, "b": b})) {
-            Ok(_) => None,
-            Err(e) => Some(e),
-        }
+        self.call(json!({"op": "same", "type": type_name, "a": a, "b": b})).err()
     }
 
     /// Records a failure for the final report.
@@ -195,24 +201,22 @@ impl Interop {
         bytes: Bytes,
     ) {
         let expect = value.to_json();
+        let case = ValueCase { case, type_name, expect: &expect, decode, bytes };
         for protocol in VALUE_PROTOCOLS {
             match protocol.wire {
-                Wire::Binary => self.value_in::<Binary, T>(case, protocol, type_name, value, &expect, decode, bytes),
-                Wire::Compact => self.value_in::<Compact, T>(case, protocol, type_name, value, &expect, decode, bytes),
+                Wire::Binary => self.value_in::<Binary, T>(&case, protocol, value),
+                Wire::Compact => self.value_in::<Compact, T>(&case, protocol, value),
             }
         }
     }
 
     fn value_in<P: Protocol, T: Encode + ToJson + ?Sized>(
         &mut self,
-        case: &str,
+        c: &ValueCase<'_>,
         protocol: PyProtocol,
-        type_name: &str,
         value: &T,
-        expect: &Value,
-        decode: Decoder,
-        bytes: Bytes,
     ) {
+        let ValueCase { case, type_name, expect, decode, bytes } = *c;
         let proto = protocol.name;
         let encoded = self.call(json!({"op": "encode", "proto": proto, "type": type_name, "value": expect}));
         let (py_bytes, ordered) = match encoded.and_then(|a| hex_field(&a).map(|b| (b, a["ordered"] == true))) {

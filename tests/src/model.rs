@@ -1,5 +1,5 @@
 //! The types of tests/idl/interop.thrift in Rust, encoded by hand (see
-//! [`hand_struct!`](crate::hand_struct)) so that thrift-core's wire format is checked against
+//! [`hand_struct!`](macro@crate::hand_struct)) so that thrift-core's wire format is checked against
 //! Apache's library on its own, without the derives.
 //!
 //! Field ids, names and types match the IDL exactly; sets and maps are B-trees so that the

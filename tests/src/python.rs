@@ -21,7 +21,7 @@ const INSTALL_HINT: &str =
 
 /// How long one request to a helper may take before the test gives up on it; the largest
 /// cases (a megabyte of binary in pure-Python protocols) take well under a second.
-const CALL_TIMEOUT: Duration = Duration::from_secs(120);
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The external tools the interop tests run.
 #[derive(Clone, Debug)]

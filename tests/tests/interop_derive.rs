@@ -44,6 +44,42 @@ impl ToJson for Color {
     }
 }
 
+/// `Color` keeping values it does not know, as Apache's Python (whose enums are plain ints)
+/// does.
+#[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[thrift(name = "Color")]
+#[repr(i32)] // Rust requires a repr for explicit discriminants beside a data variant.
+enum OpenColor {
+    Red = 1,
+    Green = 2,
+    Blue = 3,
+    Ultraviolet = -7,
+    #[thrift(unknown)]
+    Other(i32),
+}
+
+impl ToJson for OpenColor {
+    fn to_json(&self) -> Value {
+        match *self {
+            OpenColor::Red => 1,
+            OpenColor::Green => 2,
+            OpenColor::Blue => 3,
+            OpenColor::Ultraviolet => -7,
+            OpenColor::Other(v) => v,
+        }
+        .into()
+    }
+}
+
+/// `Containers` with only its list of colors, as open enums.
+#[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+#[thrift(name = "Containers")]
+struct OpenColors {
+    #[thrift(id = 17)]
+    colors: Vec<OpenColor>,
+}
+json_fields!(OpenColors { colors });
+
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
 struct Primitives {
     #[thrift(id = 1)]
@@ -425,6 +461,10 @@ fn derived_types_match_apache_generated_code() {
         &json!({"label": "a", "radius": "0000000000000000"}),
         "Shape",
     );
+    let open = OpenColors {
+        colors: vec![OpenColor::Red, OpenColor::Other(99), OpenColor::Ultraviolet, OpenColor::Other(i32::MIN)],
+    };
+    t.value("enum values outside the IDL, kept", "Containers", &open);
     t.rejected::<Everything>("unknown enum value", "Everything", &json!({"color": 4}), "Color");
     let mut chain = json!({"value": 65});
     for value in (1..65).rev() {

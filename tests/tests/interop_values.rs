@@ -12,6 +12,8 @@ use thrift_tests::model::{
     Color, Containers, Everything, Line, Node, Oops, Point, Primitives, Requiredness, Shape, Sparse,
 };
 
+/// One argument per field of `Primitives`, so that each case reads as one line.
+#[allow(clippy::too_many_arguments)]
 fn prims(flag: bool, tiny: i8, small: i16, medium: i32, large: i64, real: f64, text: &str, blob: &[u8]) -> Primitives {
     Primitives { flag, tiny, small, medium, large, real, text: text.into(), blob: blob.into() }
 }
