@@ -1,0 +1,176 @@
+//! Times every (library, shape, protocol, operation) cell, prints the table, and writes
+//! BENCHMARKS.md and docs/bench-codec.svg at the repository root.
+//!
+//! ```text
+//! cargo run --release -p thrift-benches --bin bench-summary            # about a minute
+//! cargo run --release -p thrift-benches --bin bench-summary -- --quick --no-write   # smoke run
+//! cargo run --release -p thrift-benches --bin bench-summary -- --only medium --no-write
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+use std::{env, fs};
+
+use thrift_benches::cases::{self, Library, Op, Proto, ShapeKind};
+use thrift_benches::chart;
+use thrift_benches::data::Values;
+use thrift_benches::measure::{self, Budget};
+use thrift_benches::report::{Measurement, Results};
+
+const COMMAND: &str = "cargo run --release -p thrift-benches --bin bench-summary";
+
+struct Args {
+    budget: Budget,
+    write: bool,
+    only: Vec<String>,
+}
+
+fn args() -> Args {
+    let mut args = Args { budget: Budget::FULL, write: true, only: Vec::new() };
+    let mut it = env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--quick" => args.budget = Budget::QUICK,
+            "--no-write" => args.write = false,
+            "--only" => args.only.push(it.next().unwrap_or_default()),
+            other => {
+                eprintln!("unknown argument {other:?}; expected --quick, --no-write, --only <word>");
+                std::process::exit(2);
+            }
+        }
+    }
+    args
+}
+
+fn main() {
+    let args = args();
+    let values: &'static Values = Box::leak(Box::new(Values::new()));
+    let mut results = Vec::new();
+    for proto in Proto::ALL {
+        for shape in ShapeKind::ALL {
+            for op in Op::ALL {
+                for lib in Library::ALL {
+                    let id = format!("{}/{}/{}/{}", proto.name(), op.name(), shape.name(), lib.name());
+                    if !args.only.iter().all(|w| id.split('/').any(|part| part == w)) {
+                        continue;
+                    }
+                    let prepared = cases::prepare(values, lib, shape, proto, op);
+                    let ns = prepared.routine.map(|mut routine| measure::ns_per_op(&mut routine, args.budget));
+                    match &ns {
+                        Ok(ns) => eprintln!("{id:<40} {ns:>12.1} ns/op"),
+                        Err(e) => eprintln!("{id:<40} fails: {e}"),
+                    }
+                    results.push(Measurement { lib, shape, proto, op, bytes: prepared.bytes, ns });
+                }
+            }
+        }
+    }
+    let results = Results(results);
+    let machine = machine();
+    let table = results.table();
+    let targets = results.targets();
+    println!("\n{machine}\n\n{table}\n### Targets\n\n{targets}");
+    if args.write {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("benches/ is in the workspace").to_path_buf();
+        write(&root, &results, &machine, &table, &targets, args.budget);
+    }
+}
+
+fn write(root: &Path, results: &Results, machine: &str, table: &str, targets: &str, budget: Budget) {
+    let chart_path: PathBuf = root.join("docs/bench-codec.svg");
+    fs::create_dir_all(chart_path.parent().expect("docs/")).expect("create docs/");
+    chart::write_svg(results, &chart_path, machine).expect("write the chart");
+    let quick = if budget.measure < Budget::FULL.measure { " (quick mode: indicative only)" } else { "" };
+    let doc = format!(
+        "# Codec benchmarks\n\n\
+         Written by `{COMMAND}`{quick} on {machine}.\n\n\
+         ![throughput per library and shape](docs/bench-codec.svg)\n\n\
+         {METHOD}\n\
+         ## Targets (issue 7)\n\n\
+         Ratios are speedups: the peer's time divided by ours.\n\n\
+         {targets}\n\
+         ## Results\n\n\
+         ns/op is the median of {batches} batches after a warm-up; MB/s counts the encoded message. \
+         × pilota and × Apache: the peer's time divided by the row's (above 1: faster than the peer).\n\n\
+         {table}\
+         {PEERS}",
+        batches = budget.batches,
+    );
+    fs::write(root.join("BENCHMARKS.md"), doc).expect("write BENCHMARKS.md");
+    eprintln!("wrote {} and {}", root.join("BENCHMARKS.md").display(), chart_path.display());
+}
+
+const METHOD: &str = "\
+## What is measured
+
+Three shapes from `benches/idl/shapes.thrift`, the same data for every library (seeded
+generators in `benches/src/data.rs`): **small** (ten scalars, two short strings, a short
+binary), **medium** (256 `i64`s, 48 strings, a 16-entry string map, a 32-element set, ten
+smalls, optional fields), **large** (thirty mediums and a 64 KiB binary).
+
+- **ours**: this project's derives with owned fields (`String`, `Vec<u8>`, B-tree maps and sets).
+- **ours-zero-copy**: the same structs with `&str`, `&[u8]` and (the large blob) `Bytes`
+  fields, decoded with `thrift_core::from_bytes` from a `Bytes`.
+- **pilota**: pilota 0.13.1, types generated by pilota-build 0.13.12 from the same IDL,
+  with its safe `TBinaryProtocol` / `TCompact*Protocol` over `BytesMut` / `Bytes` (what Volo
+  uses unless its `unsafe-codec` feature is on). Its strings are `FastStr` and its binaries
+  `Bytes`, sliced from the input (no copy), and its maps and sets are hashed.
+- **apache**: Apache's `thrift` crate 0.17 with code from Apache's compiler 0.17
+  (`thrift --gen rs`), protocols over `&[u8]` and `Vec<u8>`.
+
+**Encode** is a value to a new buffer holding its bytes: ours computes the exact size and
+writes into one allocation (`thrift_core::to_vec`); pilota computes its size and writes into a
+`BytesMut` of that size, as Volo's codec does; Apache (which cannot compute sizes) writes into a
+`Vec` given the right capacity. **Decode** is a complete message in memory to a value,
+dropping the value included.
+
+Checked before anything is timed (`benches/src/cases.rs`): the owned and zero-copy types write
+the same bytes and read them back equal; Apache's bytes are identical to ours in both protocols
+and it reads ours back equal; pilota's maps and sets come out in a per-process hashed order, so
+its bytes are compared by decoding them with ours, and its decoding of ours by converting the
+result. A library that fails a check is reported as failing in that cell, not timed.
+
+The criterion version of the same cells: `cargo bench -p thrift-benches --bench codec`.
+
+";
+
+const PEERS: &str = "\
+## Known peer failures
+
+pilota 0.13.1's compact protocol is broken, so its compact cells fail their checks instead of
+being timed: its decoder panics on structs with bool fields and loses field ids after a nested
+struct, and its encoder writes doubles big-endian (the compact protocol's doubles are
+little-endian). `tests/tests/pilota_compact_cases.rs` pins each of the three cases in this
+project's compact protocol with golden bytes.
+";
+
+/// The machine line: CPU model, cores, compiler, date.
+fn machine() -> String {
+    let cpu = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    format!("{cpu}, {cores} cores (nproc), {}, {}", env!("BENCH_RUSTC_VERSION"), today())
+}
+
+/// Today's UTC date as YYYY-MM-DD (days since the epoch to the civil calendar).
+fn today() -> String {
+    let days = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() / 86_400).unwrap_or(0) as i64;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
