@@ -18,21 +18,25 @@
 
 mod buffered;
 mod channel;
+mod client;
 mod detect;
 mod error;
 mod framed;
 mod incoming;
 mod message;
 mod scan;
+mod server;
 
 pub use buffered::BufferedCodec;
 pub use channel::{CallError, Channel, Reply};
+pub use client::{Client, ClientConfig, RawRequest};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
 pub use incoming::{Incoming, Outgoing, Service};
 pub use message::{decode_message, Message};
 pub use scan::{Scan, Scanner};
+pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;

@@ -1,0 +1,69 @@
+//! How a [`Client`](super::Client) talks: transport, protocol, multiplexing, timeouts, limits.
+
+use std::time::Duration;
+
+use thrift_core::Limits;
+
+use crate::detect::{ProtocolKind, Transport};
+
+/// A client connection's settings. Build one with struct update syntax:
+///
+/// ```
+/// use std::time::Duration;
+/// use thrift_net::{ClientConfig, ProtocolKind, Transport};
+///
+/// let config = ClientConfig {
+///     transport: Transport::Buffered,
+///     protocol: ProtocolKind::Compact,
+///     call_timeout: Some(Duration::from_millis(500)),
+///     ..ClientConfig::default()
+/// };
+/// assert!(!config.multiplexed);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientConfig {
+    /// Framed (a length before each message) or buffered. Default: framed.
+    pub transport: Transport,
+    /// The protocol calls are written in and replies read in. Default: binary.
+    /// [`ProtocolKind::BinaryNonStrict`] reads replies the same way as `Binary` and writes
+    /// the strict envelope, which every Apache server reads.
+    pub protocol: ProtocolKind,
+    /// Name calls `Service:method`, for a server using Apache's multiplexed protocol.
+    /// Default: plain method names.
+    pub multiplexed: bool,
+    /// How long a call may wait for its reply (and a oneway message for its write) before it
+    /// fails with [`CallError::Timeout`](crate::CallError::Timeout). `None` waits forever.
+    /// Default: 30 seconds.
+    pub call_timeout: Option<Duration>,
+    /// How long [`Client::connect`](super::Client::connect) may take. `None` waits as long as
+    /// the system does. Default: 10 seconds.
+    pub connect_timeout: Option<Duration>,
+    /// Limits for reading replies; the frame (framed) or message (buffered) limit also
+    /// bounds the calls sent. Default: Apache's.
+    pub limits: Limits,
+}
+
+impl ClientConfig {
+    /// The call timeout unless set otherwise.
+    pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The connect timeout unless set otherwise.
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// The default settings with this transport and protocol.
+    pub fn new(transport: Transport, protocol: ProtocolKind) -> Self {
+        ClientConfig { transport, protocol, ..ClientConfig::default() }
+    }
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            transport: Transport::Framed,
+            protocol: ProtocolKind::Binary,
+            multiplexed: false,
+            call_timeout: Some(Self::DEFAULT_CALL_TIMEOUT),
+            connect_timeout: Some(Self::DEFAULT_CONNECT_TIMEOUT),
+            limits: Limits::default(),
+        }
+    }
+}

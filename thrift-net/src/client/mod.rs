@@ -1,0 +1,286 @@
+//! The pipelining client: one connection carries many concurrent calls, matched to their
+//! replies by sequence id.
+
+mod config;
+mod connection;
+mod tower;
+
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use thrift_core::{Encode, MessageHeader, MessageType};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpStream, ToSocketAddrs};
+use tokio::sync::{mpsc, oneshot};
+
+pub use self::tower::RawRequest;
+pub use config::ClientConfig;
+
+use crate::channel::{CallError, Channel, Reply};
+use crate::detect::Transport;
+use crate::error::{Phase, TransportError, TransportErrorKind};
+use crate::incoming::{encode_message, with_protocol};
+use crate::message::Message;
+use connection::{Outbound, Shared};
+
+/// A client connection that carries many calls at once.
+///
+/// Calls are written as they are made and replies matched to them by sequence id in
+/// whatever order they come, so one connection serves any number of concurrent callers.
+/// It is cheap to clone (clones share the connection), `Send` and `Sync`; it is a
+/// [`Channel`] for the typed clients `#[service]` generates, and a
+/// [`tower::Service`](tower_service::Service) of [`RawRequest`]s, so tower's timeout, retry,
+/// rate-limit and balance layers wrap it.
+///
+/// - Each call has the [`ClientConfig::call_timeout`]; a call that times out (or whose future
+///   is dropped) is forgotten, and a late reply to it is dropped.
+/// - When the connection breaks, every waiting call fails at once with
+///   [`CallError::Transport`], and so does every later call: [`Client::is_closed`] tells,
+///   and a pool makes a new connection. No call ever hangs past its timeout or receives
+///   another call's reply.
+/// - The connection closes when the last clone is dropped, or on [`Client::close`].
+///
+/// ```
+/// use thrift_net::{service, Client, ClientConfig, Server};
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] s: String) -> String;
+/// }
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, s: String) -> String { s }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
+/// let client = EchoClient::new(Client::connect(server.local_addr(), ClientConfig::default()).await?);
+/// // Two calls in flight at once on one connection.
+/// let (a, b) = tokio::join!(client.echo("a".into()), client.echo("b".into()));
+/// assert_eq!((a?, b?), ("a".to_string(), "b".to_string()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Handle>,
+}
+
+/// Shared by the clones of one client; dropping the last one closes the connection.
+struct Handle {
+    shared: Arc<Shared>,
+    tx: mpsc::Sender<Outbound>,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        self.shared.close(io::ErrorKind::NotConnected, "the client was dropped");
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("config", &self.inner.shared.config)
+            .field("closed", &self.is_closed())
+            .field("in_flight", &self.in_flight())
+            .finish()
+    }
+}
+
+impl Client {
+    /// Connects to `addr` (within [`ClientConfig::connect_timeout`]) and starts the
+    /// connection's reader and writer tasks on the current tokio runtime.
+    ///
+    /// # Errors
+    /// When the connection cannot be made in time.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    pub async fn connect(addr: impl ToSocketAddrs, config: ClientConfig) -> Result<Client, TransportError> {
+        let connecting = TcpStream::connect(addr);
+        let stream = match config.connect_timeout {
+            Some(limit) => tokio::time::timeout(limit, connecting).await.map_err(|_| {
+                io::Error::new(io::ErrorKind::TimedOut, format!("no connection within {limit:?}"))
+            })??,
+            None => connecting.await?,
+        };
+        // Calls are whole messages written at once: don't let Nagle hold them back.
+        stream.set_nodelay(true)?;
+        let (rd, wr) = stream.into_split();
+        Ok(Client::from_halves(rd, wr, config))
+    }
+
+    /// A client over an established byte stream (a TLS stream, an in-memory pipe...);
+    /// [`ClientConfig::connect_timeout`] does not apply.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    pub fn new<T>(io: T, config: ClientConfig) -> Client
+    where
+        T: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (rd, wr) = tokio::io::split(io);
+        Client::from_halves(rd, wr, config)
+    }
+
+    fn from_halves<R, W>(rd: R, wr: W, config: ClientConfig) -> Client
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let shared = Arc::new(Shared::new(config));
+        let tx = connection::spawn(rd, wr, shared.clone());
+        Client { inner: Arc::new(Handle { shared, tx }) }
+    }
+
+    /// The settings of this connection.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.shared.config
+    }
+
+    /// Whether the connection is closed (broken, or closed by [`Client::close`]): every call
+    /// on it fails at once. A cheap check, for pools.
+    pub fn is_closed(&self) -> bool {
+        self.inner.shared.is_closed()
+    }
+
+    /// Calls waiting for their replies now.
+    pub fn in_flight(&self) -> usize {
+        self.inner.shared.in_flight()
+    }
+
+    /// Completes once the connection is closed.
+    pub async fn closed(&self) {
+        self.inner.shared.wait_closed().await;
+    }
+
+    /// Closes the connection for every clone: waiting calls fail at once with a transport
+    /// error.
+    pub fn close(&self) {
+        self.inner.shared.close(io::ErrorKind::ConnectionAborted, "the client closed the connection");
+    }
+
+    /// Sends a call already encoded and waits for its reply (`None` for a oneway message,
+    /// once written): what the [`tower::Service`](tower_service::Service) implementation
+    /// does.
+    ///
+    /// # Errors
+    /// As [`Channel::call`].
+    pub async fn call_raw(&self, request: RawRequest) -> Result<Option<Reply>, CallError> {
+        let args = tower::RawArgs(&request.args);
+        if request.oneway {
+            self.send_oneway(&request.service, &request.method, &args).await.map(|()| None)
+        } else {
+            self.send_call(&request.service, &request.method, &args).await.map(Some)
+        }
+    }
+
+    async fn send_call<A: Encode + Sync + ?Sized>(
+        &self,
+        service: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        let shared = &self.inner.shared;
+        let (seqid, reply) = shared.register()?;
+        // Takes the call out of the table however this ends: timeout, error, or the caller
+        // dropping the future. (A no-op when the reply came: the reader took it out.)
+        let _forget = Forget { shared, seqid };
+        let bytes = self.encode(service, method, MessageType::Call, seqid, args)?;
+        self.timed(async {
+            self.inner.tx.send(Outbound { bytes, written: None }).await.map_err(|_| shared.closed_error())?;
+            reply.await.unwrap_or_else(|_| Err(shared.closed_error()))
+        })
+        .await
+    }
+
+    async fn send_oneway<A: Encode + Sync + ?Sized>(
+        &self,
+        service: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<(), CallError> {
+        let shared = &self.inner.shared;
+        let seqid = shared.oneway_seqid()?;
+        let bytes = self.encode(service, method, MessageType::Oneway, seqid, args)?;
+        let (ack, written) = oneshot::channel();
+        self.timed(async {
+            self.inner.tx.send(Outbound { bytes, written: Some(ack) }).await.map_err(|_| shared.closed_error())?;
+            written.await.map_err(|_| shared.closed_error())
+        })
+        .await
+    }
+
+    /// Runs `exchange` within the call timeout.
+    async fn timed<T>(&self, exchange: impl Future<Output = Result<T, CallError>>) -> Result<T, CallError> {
+        match self.config().call_timeout {
+            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(limit))),
+            None => exchange.await,
+        }
+    }
+
+    /// The whole message in one buffer of its exact size, frame header included.
+    fn encode<A: Encode + ?Sized>(
+        &self,
+        service: &str,
+        method: &str,
+        kind: MessageType,
+        seqid: i32,
+        args: &A,
+    ) -> Result<Bytes, CallError> {
+        let config = self.config();
+        let prefixed;
+        let name = if config.multiplexed && !service.is_empty() {
+            prefixed = format!("{service}:{method}");
+            prefixed.as_str()
+        } else {
+            method
+        };
+        let message = Message::new(MessageHeader { name, kind, seqid }, args);
+        let framed = config.transport == Transport::Framed;
+        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, framed));
+        // The server would refuse it and drop the connection, failing every call on it.
+        let (len, max) = match framed {
+            true => (bytes.len() - 4, config.limits.max_frame_len),
+            false => (bytes.len(), config.limits.max_message_len),
+        };
+        if len > max {
+            let kind = match framed {
+                true => TransportErrorKind::FrameTooLarge { len: len as u64, max },
+                false => TransportErrorKind::MessageTooLarge { len: len as u64, max },
+            };
+            return Err(CallError::Transport(TransportError::new(Phase::Encode, kind)));
+        }
+        Ok(bytes)
+    }
+}
+
+/// Takes a call out of the table when dropped.
+struct Forget<'a> {
+    shared: &'a Shared,
+    seqid: i32,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.shared.forget(self.seqid);
+    }
+}
+
+impl Channel for Client {
+    async fn call<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        self.send_call(service, method, args).await
+    }
+
+    async fn oneway<A: Encode + Sync>(&self, service: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
+        self.send_oneway(service, method, args).await
+    }
+}

@@ -1,0 +1,467 @@
+//! One server connection: tell its wire format from the first bytes, read requests as they
+//! arrive, handle them concurrently, and write the replies through one writer task.
+
+use std::any::Any;
+use std::future::{pending, Future};
+use std::io;
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::{Bytes, BytesMut};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+use tokio_util::codec::Decoder;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, error, Instrument};
+
+use super::metrics::{is_exception, Counters};
+use super::Shared;
+use crate::buffered::BufferedCodec;
+use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
+use crate::error::TransportError;
+use crate::framed::FramedCodec;
+use crate::incoming::{Incoming, Service};
+
+/// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
+const READ_CHUNK: usize = 8 * 1024;
+const MIN_READ: usize = 1024;
+/// Replies are gathered up to this many bytes before a write to the socket; larger ones go
+/// straight through.
+const WRITE_BUFFER: usize = 64 * 1024;
+
+/// Serves one accepted connection to its end. `permit` is its place under the server's
+/// connection limit, held until both the reader and the writer are done.
+pub(crate) async fn serve<S: Service>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    shared: Arc<Shared<S>>,
+    permit: OwnedSemaphorePermit,
+) {
+    let open = Arc::new(OpenConnection::new(shared.counters.clone(), permit));
+    // Replies are whole messages written at once: don't let Nagle hold them back.
+    if let Err(e) = stream.set_nodelay(true) {
+        debug!(%e, "cannot set TCP_NODELAY");
+    }
+    let (rd, wr) = stream.into_split();
+    let stop = shared.stop.child_token();
+    let mut reader = Reader::new(rd, stop.clone(), &shared);
+    let Some(wire) = reader.detect(&shared.config.limits).await else { return };
+    debug!(?wire, "protocol detected");
+
+    let (tx, rx) = mpsc::channel(shared.config.max_in_flight);
+    let writer = write_replies(wr, rx, shared.counters.clone(), shared.force.clone(), stop.clone(), open.clone());
+    shared.tracker.spawn(writer.in_current_span());
+
+    let conn = Connection {
+        permits: Arc::new(Semaphore::new(shared.config.max_in_flight)),
+        in_flight: Arc::new(InFlight::default()),
+        shared,
+        peer,
+        wire,
+        stop,
+        tx,
+    };
+    let limits = conn.shared.config.limits;
+    match wire {
+        Wire { transport: Transport::Framed, .. } => conn.read_requests(&mut reader, FramedCodec::<Binary>::with_limits(&limits)).await,
+        Wire { protocol: ProtocolKind::Compact, .. } => {
+            conn.read_requests(&mut reader, BufferedCodec::<Compact>::with_limits(limits)).await
+        }
+        // The binary reader takes strict and non-strict envelopes alike.
+        _ => conn.read_requests(&mut reader, BufferedCodec::<Binary>::with_limits(limits)).await,
+    }
+}
+
+/// Counts the connection as open while it lives, and holds its place under the limit.
+struct OpenConnection {
+    counters: Arc<Counters>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl OpenConnection {
+    fn new(counters: Arc<Counters>, permit: OwnedSemaphorePermit) -> Self {
+        Counters::add(&counters.connections, 1);
+        OpenConnection { counters, _permit: permit }
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        Counters::sub(&self.counters.connections, 1);
+    }
+}
+
+/// Requests of one connection being handled, and a signal when the last one is answered
+/// (the read-idle clock restarts then).
+#[derive(Default)]
+struct InFlight {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+impl InFlight {
+    fn begin(&self) {
+        self.count.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn end(&self) {
+        if self.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.idle.notify_one();
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.count.load(Ordering::Acquire) > 0
+    }
+}
+
+/// What one wait for bytes ended with.
+enum ReadEvent {
+    Data,
+    Eof,
+    Failed(io::Error),
+    /// The read-idle timeout ran out.
+    Idle,
+    /// The server is shutting down, or the writer failed.
+    Stopped,
+    /// The last request in flight was answered.
+    Answered,
+}
+
+/// The read half, its buffer and the read-idle clock.
+struct Reader {
+    rd: OwnedReadHalf,
+    buf: BytesMut,
+    stop: CancellationToken,
+    counters: Arc<Counters>,
+    idle_timeout: Option<std::time::Duration>,
+    /// When the peer last delivered a whole message (or the connection opened, or the
+    /// last request in flight was answered).
+    last_progress: Instant,
+}
+
+impl Reader {
+    fn new<S>(rd: OwnedReadHalf, stop: CancellationToken, shared: &Shared<S>) -> Self {
+        Reader {
+            rd,
+            buf: BytesMut::new(),
+            stop,
+            counters: shared.counters.clone(),
+            idle_timeout: shared.config.read_idle_timeout,
+            last_progress: Instant::now(),
+        }
+    }
+
+    fn progress(&mut self) {
+        self.last_progress = Instant::now();
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.idle_timeout.map(|t| self.last_progress + t)
+    }
+
+    /// Waits for more bytes, the deadline, a stop, or (when given) the last answer.
+    async fn fill(&mut self, deadline: Option<Instant>, answered: Option<&Notify>) -> ReadEvent {
+        if self.buf.capacity() - self.buf.len() < MIN_READ {
+            self.buf.reserve(READ_CHUNK);
+        }
+        let expired = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => pending().await,
+            }
+        };
+        let answered = async {
+            match answered {
+                Some(notify) => notify.notified().await,
+                None => pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            _ = self.stop.cancelled() => ReadEvent::Stopped,
+            read = self.rd.read_buf(&mut self.buf) => match read {
+                Ok(0) => ReadEvent::Eof,
+                Ok(n) => {
+                    Counters::add(&self.counters.bytes_in, n as u64);
+                    ReadEvent::Data
+                }
+                Err(e) => ReadEvent::Failed(e),
+            },
+            () = expired => ReadEvent::Idle,
+            () = answered => ReadEvent::Answered,
+        }
+    }
+
+    /// Reads until the first bytes tell the wire format. `None` when the connection ends
+    /// first, times out, or is not Thrift; none of these is worth more than a debug line.
+    async fn detect(&mut self, limits: &Limits) -> Option<Wire> {
+        loop {
+            if !self.buf.is_empty() {
+                match detect(&self.buf, limits) {
+                    Ok(Detection::Found(wire)) => return Some(wire),
+                    Ok(Detection::NeedMore(_)) => {}
+                    Err(e) => {
+                        Counters::add(&self.counters.errors, 1);
+                        debug!(%e, "not a Thrift connection; closing");
+                        return None;
+                    }
+                }
+            }
+            match self.fill(self.deadline(), None).await {
+                ReadEvent::Data | ReadEvent::Answered => {}
+                ReadEvent::Eof if self.buf.is_empty() => {
+                    debug!("closed by the peer before sending anything");
+                    return None;
+                }
+                ReadEvent::Eof => {
+                    debug!(buffered = self.buf.len(), "closed by the peer before its protocol could be told");
+                    return None;
+                }
+                ReadEvent::Failed(e) => {
+                    debug!(%e, "read failed before the first message");
+                    return None;
+                }
+                ReadEvent::Idle => {
+                    debug!(buffered = self.buf.len(), "read-idle timeout before the first message; closing");
+                    return None;
+                }
+                ReadEvent::Stopped => return None,
+            }
+        }
+    }
+}
+
+/// A connection past detection.
+struct Connection<S> {
+    shared: Arc<Shared<S>>,
+    peer: SocketAddr,
+    wire: Wire,
+    /// Cancelled when the server stops or the writer fails: read no more requests.
+    stop: CancellationToken,
+    /// Bounds the requests handled at once.
+    permits: Arc<Semaphore>,
+    in_flight: Arc<InFlight>,
+    /// To the writer task.
+    tx: mpsc::Sender<Bytes>,
+}
+
+impl<S: Service> Connection<S> {
+    /// Reads whole messages with `codec` and dispatches each, until the peer closes, the
+    /// stream is corrupt, the read-idle timeout runs out or the server stops.
+    async fn read_requests<D>(&self, reader: &mut Reader, mut codec: D)
+    where
+        D: Decoder<Item = Bytes, Error = TransportError>,
+    {
+        loop {
+            loop {
+                if self.stop.is_cancelled() {
+                    return;
+                }
+                match codec.decode(&mut reader.buf) {
+                    Ok(Some(message)) => {
+                        reader.progress();
+                        if !self.dispatch(message).await {
+                            return;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => return self.corrupt(e),
+                }
+            }
+            // With nothing partly received and answers still owed, the peer is waiting on
+            // us, not idle: the clock restarts when the last answer goes out.
+            let waiting_on_us = reader.buf.is_empty() && self.in_flight.any();
+            let deadline = if waiting_on_us { None } else { reader.deadline() };
+            match reader.fill(deadline, waiting_on_us.then_some(&self.in_flight.idle)).await {
+                ReadEvent::Data => {}
+                ReadEvent::Answered => reader.progress(),
+                ReadEvent::Eof => {
+                    loop {
+                        match codec.decode_eof(&mut reader.buf) {
+                            Ok(Some(message)) => {
+                                if !self.dispatch(message).await {
+                                    return;
+                                }
+                            }
+                            Ok(None) => break debug!("closed by the peer"),
+                            Err(e) => break debug!(%e, "closed by the peer mid-message"),
+                        }
+                    }
+                    return;
+                }
+                ReadEvent::Failed(e) => return debug!(%e, "read failed; closing"),
+                ReadEvent::Idle => {
+                    return debug!(buffered = reader.buf.len(), "read-idle timeout; closing");
+                }
+                ReadEvent::Stopped => return debug!("server stopping; no more requests read"),
+            }
+        }
+    }
+
+    /// A stream that is no longer Thrift: the request's sequence id is unknown, so there is
+    /// nothing to answer; the connection closes (after the answers already owed).
+    fn corrupt(&self, e: TransportError) {
+        Counters::add(&self.shared.counters.errors, 1);
+        debug!(%e, "undecodable stream; closing");
+    }
+
+    /// Starts handling one message. `false` when the connection must stop reading.
+    async fn dispatch(&self, message: Bytes) -> bool {
+        let shared = &self.shared;
+        let framed = self.wire.transport == Transport::Framed;
+        let incoming = match Incoming::parse(message, self.wire.protocol, framed, shared.config.limits) {
+            Ok(incoming) => incoming,
+            Err(e) => {
+                Counters::add(&shared.counters.errors, 1);
+                debug!(%e, "undecodable message envelope; closing");
+                return false;
+            }
+        };
+        Counters::add(&shared.counters.requests, 1);
+        let permit = tokio::select! {
+            biased;
+            _ = self.stop.cancelled() => return false,
+            permit = self.permits.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => return false, // never closed
+            },
+        };
+        self.in_flight.begin();
+        Counters::add(&shared.counters.in_flight, 1);
+        let span = tracing::debug_span!(
+            "thrift_request",
+            method = incoming.method(),
+            seqid = incoming.seqid(),
+            peer = %self.peer,
+        );
+        let request = Request {
+            shared: shared.clone(),
+            tx: self.tx.clone(),
+            in_flight: self.in_flight.clone(),
+            framed,
+            _permit: permit,
+        };
+        shared.tracker.spawn(request.run(incoming).instrument(span));
+        true
+    }
+}
+
+/// One request being handled; its drop marks it answered.
+struct Request<S> {
+    shared: Arc<Shared<S>>,
+    tx: mpsc::Sender<Bytes>,
+    in_flight: Arc<InFlight>,
+    framed: bool,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl<S: Service> Request<S> {
+    async fn run(self, incoming: Incoming) {
+        let shared = &self.shared;
+        // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
+        let request = incoming.clone();
+        let outcome = tokio::select! {
+            biased;
+            // Past the shutdown deadline: abandoned, unanswered.
+            _ = shared.force.cancelled() => return,
+            outcome = CatchUnwind(Box::pin(shared.service.call(incoming))) => outcome,
+        };
+        let reply = match outcome {
+            Ok(reply) => {
+                let bytes = reply.into_bytes();
+                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), self.framed)) {
+                    Counters::add(&shared.counters.errors, 1);
+                }
+                bytes
+            }
+            Err(panic) => {
+                Counters::add(&shared.counters.errors, 1);
+                error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
+                let message = format!("internal error processing {}", request.method());
+                request.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
+            }
+        };
+        let Some(bytes) = reply else { return };
+        tokio::select! {
+            biased;
+            _ = shared.force.cancelled() => {}
+            // Fails only when the writer is gone, and then so is the peer.
+            _ = self.tx.send(bytes) => {}
+        }
+    }
+}
+
+impl<S> Drop for Request<S> {
+    fn drop(&mut self) {
+        Counters::sub(&self.shared.counters.in_flight, 1);
+        self.in_flight.end();
+    }
+}
+
+/// Writes replies as they come, gathering those that are ready into one socket write, until
+/// every sender is gone (then closes the write side) or the shutdown deadline passes.
+async fn write_replies(
+    wr: OwnedWriteHalf,
+    mut rx: mpsc::Receiver<Bytes>,
+    counters: Arc<Counters>,
+    force: CancellationToken,
+    stop: CancellationToken,
+    _open: Arc<OpenConnection>,
+) {
+    let mut out = BufWriter::with_capacity(WRITE_BUFFER, wr);
+    let written = async {
+        while let Some(reply) = rx.recv().await {
+            out.write_all(&reply).await?;
+            Counters::add(&counters.bytes_out, reply.len() as u64);
+            if rx.is_empty() {
+                out.flush().await?;
+            }
+        }
+        out.shutdown().await
+    };
+    let result = tokio::select! {
+        biased;
+        _ = force.cancelled() => return,
+        result = written => result,
+    };
+    if let Err(e) = result {
+        debug!(%e, "writing replies failed; closing");
+        stop.cancel();
+    }
+}
+
+/// Runs a future, turning a panic while it is polled into an `Err`. (The future is boxed so
+/// it can be polled without pin projection.)
+struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let future = &mut self.get_mut().0;
+        // The future is dropped, never polled again, after a panic, so whatever state the
+        // panic left it in is not observed: asserting unwind safety is sound here.
+        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    }
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(not a string)")
+}

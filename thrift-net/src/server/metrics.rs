@@ -1,0 +1,116 @@
+//! The server's counters: plain atomics the connection tasks bump and the handle reads.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use thrift_core::MessageType;
+
+use crate::detect::ProtocolKind;
+
+/// A snapshot of a server's counters, from [`ServerHandle::metrics`](super::ServerHandle::metrics).
+///
+/// Each field is read on its own, so a snapshot taken while requests run may be a few
+/// increments apart between fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Metrics {
+    /// Connections open now.
+    pub connections: u64,
+    /// Connections accepted since the server started (rejected ones excluded).
+    pub connections_accepted: u64,
+    /// Connections closed at once because the server was at its connection limit.
+    pub connections_rejected: u64,
+    /// Requests received (calls and oneway messages whose envelope could be read).
+    pub requests: u64,
+    /// Requests being handled now.
+    pub in_flight: u64,
+    /// Requests answered with a `TApplicationException` (unknown method, undecodable
+    /// arguments, a handler's application error, a panic), panicking oneway handlers, and
+    /// connections dropped because their bytes were not Thrift.
+    pub errors: u64,
+    /// Bytes read from sockets.
+    pub bytes_in: u64,
+    /// Bytes written to sockets.
+    pub bytes_out: u64,
+}
+
+/// The live counters behind [`Metrics`].
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub connections: AtomicU64,
+    pub connections_accepted: AtomicU64,
+    pub connections_rejected: AtomicU64,
+    pub requests: AtomicU64,
+    pub in_flight: AtomicU64,
+    pub errors: AtomicU64,
+    pub bytes_in: AtomicU64,
+    pub bytes_out: AtomicU64,
+}
+
+impl Counters {
+    pub fn snapshot(&self) -> Metrics {
+        Metrics {
+            connections: self.connections.load(Relaxed),
+            connections_accepted: self.connections_accepted.load(Relaxed),
+            connections_rejected: self.connections_rejected.load(Relaxed),
+            requests: self.requests.load(Relaxed),
+            in_flight: self.in_flight.load(Relaxed),
+            errors: self.errors.load(Relaxed),
+            bytes_in: self.bytes_in.load(Relaxed),
+            bytes_out: self.bytes_out.load(Relaxed),
+        }
+    }
+
+    pub fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Relaxed);
+    }
+
+    pub fn sub(counter: &AtomicU64, n: u64) {
+        counter.fetch_sub(n, Relaxed);
+    }
+}
+
+/// Whether an encoded reply is an `EXCEPTION` message, read from its envelope's type byte
+/// (the server writes binary envelopes strict, so the type sits at a fixed place).
+pub(crate) fn is_exception(reply: &[u8], protocol: ProtocolKind, framed: bool) -> bool {
+    let at = if framed { 4 } else { 0 };
+    let exception = MessageType::Exception as u8;
+    match protocol {
+        ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => reply.get(at + 3) == Some(&exception),
+        ProtocolKind::Compact => reply.get(at + 1).is_some_and(|b| b >> 5 == exception),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageHeader};
+
+    use crate::incoming::Incoming;
+    use crate::message::Message;
+
+    fn request(protocol: ProtocolKind, framed: bool) -> Incoming {
+        let header = MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 };
+        let mut buf = Vec::new();
+        match protocol {
+            ProtocolKind::Compact => Message::new(header, &0i32).encode::<thrift_core::Compact, _>(&mut buf),
+            _ => Message::new(header, &0i32).encode::<thrift_core::Binary, _>(&mut buf),
+        }
+        Incoming::parse(Bytes::from(buf), protocol, framed, Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn tells_exceptions_from_replies_in_every_protocol_and_transport() {
+        for protocol in [ProtocolKind::Binary, ProtocolKind::BinaryNonStrict, ProtocolKind::Compact] {
+            for framed in [false, true] {
+                let req = request(protocol, framed);
+                let exc = ApplicationException::new(ApplicationExceptionKind::InternalError, "x");
+                let bytes = req.exception(&exc).into_bytes().unwrap();
+                assert!(is_exception(&bytes, protocol, framed), "{protocol:?} framed={framed}");
+                let bytes = req.reply(&5i32).into_bytes().unwrap();
+                assert!(!is_exception(&bytes, protocol, framed), "{protocol:?} framed={framed}");
+            }
+        }
+        assert!(!is_exception(&[], ProtocolKind::Compact, true));
+    }
+}

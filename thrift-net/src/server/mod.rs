@@ -1,0 +1,218 @@
+//! The async server: accepts connections, tells each one's wire format from its first
+//! bytes, and answers requests concurrently, each reply carrying its request's seqid.
+
+mod config;
+mod connection;
+mod metrics;
+mod multiplex;
+mod shutdown;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::{debug, warn, Instrument};
+
+pub use config::ServerBuilder;
+pub use metrics::Metrics;
+pub use multiplex::{Multiplexed, MultiplexedBuilder};
+pub use shutdown::Shutdown;
+
+use crate::incoming::Service;
+use config::ServerConfig;
+use metrics::Counters;
+use shutdown::Signals;
+
+/// After an accept error that is not the peer's (out of file descriptors, say), wait this
+/// long before accepting again rather than spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// A Thrift server for any [`Service`]: a `…Server` type the `#[service]` macro generates, or
+/// a [`Multiplexed`] router of several.
+///
+/// Each connection speaks whatever it opens with: framed or buffered, binary (strict or
+/// not) or compact, told from its first bytes by [`detect`](crate::detect); replies go back in
+/// kind. Requests on one connection are read as they arrive and handled concurrently (up to
+/// [`ServerBuilder::max_in_flight_per_connection`]), so a pipelining client gets every
+/// answer, in whatever order they finish, while a plain Apache client sending one call at a
+/// time sees ordinary request-reply behaviour.
+///
+/// - An unknown method is answered with `TApplicationException` `UNKNOWN_METHOD`,
+///   undecodable arguments with `PROTOCOL_ERROR`, a panicking handler with `INTERNAL_ERROR`
+///   (and the server keeps serving); oneway messages get no reply, whatever happens.
+/// - Limits: connections at once, requests at once per connection, frame and message sizes
+///   ([`Limits`](thrift_core::Limits)), and a read-idle timeout for peers that send nothing
+///   or trickle.
+/// - [`ServerHandle::shutdown`] stops accepting, finishes the requests in flight up to a
+///   deadline, and closes.
+/// - Each request runs in a `tracing` span `thrift_request` with its `method`, `seqid` and
+///   `peer`; [`ServerHandle::metrics`] reads the counters.
+///
+/// ```
+/// use std::time::Duration;
+/// use thrift_net::{service, Server};
+///
+/// #[service(name = "Calculator")]
+/// trait Calculator {
+///     async fn add(&self, #[thrift(id = 1)] a: i32, #[thrift(id = 2)] b: i32) -> i32;
+/// }
+/// struct Calc;
+/// impl Calculator for Calc {
+///     async fn add(&self, a: i32, b: i32) -> i32 { a + b }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = Server::builder().read_idle_timeout(Duration::from_secs(30)).build();
+/// let handle = server.bind("127.0.0.1:0", CalculatorServer::new(Calc)).await?;
+/// println!("serving on {}", handle.local_addr());
+/// // ... later:
+/// assert!(handle.shutdown(Duration::from_secs(5)).await.is_graceful());
+/// # Ok::<(), std::io::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Server {
+    config: ServerConfig,
+}
+
+impl Server {
+    /// A server with the default settings (see [`ServerBuilder`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets up a server.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
+    }
+
+    /// Binds a listener to `addr` and serves `service` on it (see [`Server::serve`]).
+    ///
+    /// # Errors
+    /// When the address cannot be bound.
+    pub async fn bind<S: Service>(&self, addr: impl ToSocketAddrs, service: S) -> io::Result<ServerHandle> {
+        self.serve(TcpListener::bind(addr).await?, service)
+    }
+
+    /// Serves `service` on `listener` from tasks on the current tokio runtime, and returns at
+    /// once. Dropping the handle leaves the server running (until its runtime stops); call
+    /// [`ServerHandle::shutdown`] to stop it.
+    ///
+    /// # Errors
+    /// When the listener's local address cannot be read.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    pub fn serve<S: Service>(&self, listener: TcpListener, service: S) -> io::Result<ServerHandle> {
+        let local_addr = listener.local_addr()?;
+        let signals = Signals::new();
+        let counters = Arc::new(Counters::default());
+        let shared = Arc::new(Shared {
+            service,
+            config: self.config.clone(),
+            counters: counters.clone(),
+            stop: signals.stop.clone(),
+            force: signals.force.clone(),
+            tracker: signals.tracker.clone(),
+        });
+        let span = tracing::debug_span!("thrift_server", addr = %local_addr);
+        signals.tracker.spawn(accept(listener, shared).instrument(span));
+        Ok(ServerHandle { local_addr, counters, signals })
+    }
+}
+
+/// What every task of one server shares.
+pub(crate) struct Shared<S> {
+    pub service: S,
+    pub config: ServerConfig,
+    pub counters: Arc<Counters>,
+    /// Stop accepting connections and reading requests.
+    pub stop: CancellationToken,
+    /// Abandon requests in flight (the shutdown deadline passed).
+    pub force: CancellationToken,
+    pub tracker: TaskTracker,
+}
+
+/// Accepts connections until the server stops; past the connection limit, closes them at once.
+async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
+    let places = Arc::new(Semaphore::new(shared.config.max_connections));
+    loop {
+        let accepted = tokio::select! {
+            biased;
+            _ = shared.stop.cancelled() => break,
+            accepted = listener.accept() => accepted,
+        };
+        match accepted {
+            Ok((stream, peer)) => match places.clone().try_acquire_owned() {
+                Ok(place) => {
+                    Counters::add(&shared.counters.connections_accepted, 1);
+                    let span = tracing::debug_span!("thrift_connection", %peer);
+                    shared.tracker.spawn(connection::serve(stream, peer, shared.clone(), place).instrument(span));
+                }
+                Err(_) => {
+                    Counters::add(&shared.counters.connections_rejected, 1);
+                    debug!(%peer, limit = shared.config.max_connections, "at the connection limit; closing");
+                    drop(stream);
+                }
+            },
+            // The peer gave up between connecting and our accept: nothing to do.
+            Err(e) if matches!(e.kind(), io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset) => {
+                debug!(%e, "accept");
+            }
+            Err(e) => {
+                warn!(%e, "accept failed; backing off");
+                tokio::select! {
+                    _ = shared.stop.cancelled() => break,
+                    () = tokio::time::sleep(ACCEPT_BACKOFF) => {}
+                }
+            }
+        }
+    }
+    debug!("stopped accepting");
+}
+
+/// A running server: its address, its counters, and the way to stop it.
+#[derive(Debug)]
+pub struct ServerHandle {
+    local_addr: SocketAddr,
+    counters: Arc<Counters>,
+    signals: Signals,
+}
+
+impl ServerHandle {
+    /// The address the server listens on (with the port the system chose for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// A snapshot of the server's counters.
+    pub fn metrics(&self) -> Metrics {
+        self.counters.snapshot()
+    }
+
+    /// Stops the server gracefully: at once, stops accepting connections and reading
+    /// requests; then waits for the requests in flight to be answered and each connection
+    /// to close, up to `grace`; past it, abandons what still runs and closes every
+    /// connection. The future ends when the server is down; each connection's peer sees it
+    /// close (a client fails the calls it still waits for at once).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # #[thrift_net::service] trait Noop { async fn noop(&self); }
+    /// # struct N; impl Noop for N { async fn noop(&self) {} }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let handle = thrift_net::Server::new().bind("127.0.0.1:0", NoopServer::new(N)).await.unwrap();
+    /// let addr = handle.local_addr();
+    /// assert_eq!(handle.shutdown(Duration::from_secs(1)).await, thrift_net::Shutdown::Graceful);
+    /// assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "no longer listening");
+    /// # });
+    /// ```
+    pub fn shutdown(&self, grace: Duration) -> impl std::future::Future<Output = Shutdown> + Send + 'static {
+        self.signals.shutdown(grace)
+    }
+}
