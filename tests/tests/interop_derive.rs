@@ -649,9 +649,10 @@ fn exported_idl_compiles_and_interoperates() {
     t.finish("exported_idl_compiles_and_interoperates");
 }
 
-/// Apache's compiler 0.17 has no `uuid` type (0.19 added it), so exported IDL using
-/// `thrift_core::Uuid` is beyond this reference; this pins that fact, and so fails as a
-/// reminder to add uuid cases once the reference supports it.
+/// Apache's compiler 0.17 has no `uuid` type (later releases added it; the 0.17 Python
+/// library has no `TType.UUID` either), so exported IDL using `thrift_core::Uuid` is beyond
+/// this reference. This pins that fact, and so fails as a reminder to add uuid cases once
+/// the reference supports it.
 #[test]
 fn uuid_is_beyond_the_reference_compiler() {
     #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
