@@ -1,8 +1,10 @@
-// Every Thrift type the interop tests exchange with Apache's Python library.
+// Every Thrift type the interop tests exchange with Apache's Python library
+// (tests/python/interop.py, driven by tests/src/interop.rs).
 //
-// The Rust mirror of these definitions lives in tests/src/model.rs; field ids, names and
-// types must match exactly. `uuid` is absent: Apache's compiler 0.17 rejects it
-// ("Type "uuid" not defined"), and its Python library has no UUID type.
+// Its Rust mirrors are tests/src/model.rs (encoded by hand over thrift-core) and the derived
+// types in tests/tests/interop_derive.rs; field ids, names and types must match exactly.
+// `uuid` is absent: Apache's compiler 0.17 rejects it ("Type "uuid" not defined") and its
+// Python library has no UUID type.
 
 namespace py interop_types
 
