@@ -1,0 +1,265 @@
+//! The handler and the client's checks against each other without a socket: each call is
+//! encoded, parsed as the server would receive it, dispatched, and its reply decoded.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::future::pending;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use thrift_conformance::checks::{self, BASE_TYPES, CONTAINERS, EXCEPTIONS, STRUCTS, TIMEOUT, UNKNOWN};
+use thrift_conformance::services::{MultiExceptionThrows, OrApplication, TestExceptionThrows};
+use thrift_conformance::types::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
+use thrift_conformance::{
+    SecondServiceClient, SecondServiceServer, TestHandler, ThriftTest, ThriftTestClient, ThriftTestServer,
+};
+use thrift_core::{Binary, Compact, Encode, Limits, MessageHeader, MessageType, Protocol};
+use thrift_net::{CallError, Channel, Incoming, Message, ProtocolKind, Reply, Service};
+
+const TIMEOUT_PER_CALL: Duration = Duration::from_secs(5);
+
+/// A channel straight into a server.
+struct InMemory<S> {
+    server: Arc<S>,
+    protocol: ProtocolKind,
+    seqid: AtomicI32,
+}
+
+impl<S: Service> InMemory<S> {
+    fn new(server: S, protocol: ProtocolKind) -> Self {
+        InMemory { server: Arc::new(server), protocol, seqid: AtomicI32::new(1) }
+    }
+
+    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Incoming {
+        let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
+        let message = Message::new(header, args);
+        let bytes = match self.protocol {
+            ProtocolKind::Compact => encode::<Compact, A>(&message),
+            _ => encode::<Binary, A>(&message),
+        };
+        Incoming::parse(bytes, self.protocol, false, Limits::default()).expect("our own envelope parses")
+    }
+}
+
+fn encode<P: Protocol, A: Encode>(message: &Message<'_, A>) -> Bytes {
+    let mut buf = Vec::with_capacity(message.encoded_len::<P>());
+    message.encode::<P, _>(&mut buf);
+    Bytes::from(buf)
+}
+
+impl<S: Service> Channel for InMemory<S> {
+    async fn call<A: Encode + Sync>(
+        &self,
+        _: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        match self.server.call(self.request(method, MessageType::Call, args)).await.into_bytes() {
+            Some(reply) => Reply::parse(reply, self.protocol, Limits::default()).map_err(CallError::Protocol),
+            None => Err(CallError::Unavailable(format!("{method}: the server sent no reply to a call"))),
+        }
+    }
+
+    async fn oneway<A: Encode + Sync>(&self, _: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
+        // The server runs the handler (and its sleep) before returning nothing; a real
+        // transport does not wait for that, so neither does this one.
+        let request = self.request(method, MessageType::Oneway, args);
+        let server = Arc::clone(&self.server);
+        tokio::spawn(async move { assert!(server.call(request).await.is_none(), "a oneway call got a reply") });
+        Ok(())
+    }
+}
+
+/// A channel whose calls never complete.
+struct Silent;
+
+impl Channel for Silent {
+    async fn call<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<Reply, CallError> {
+        pending().await
+    }
+    async fn oneway<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<(), CallError> {
+        pending().await
+    }
+}
+
+/// A channel with no connection to offer.
+struct Down;
+
+impl Channel for Down {
+    async fn call<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<Reply, CallError> {
+        Err(CallError::Unavailable("no server".into()))
+    }
+    async fn oneway<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<(), CallError> {
+        Err(CallError::Unavailable("no server".into()))
+    }
+}
+
+fn clients(protocol: ProtocolKind) -> (ThriftTestClient<impl Channel>, SecondServiceClient<impl Channel>) {
+    (
+        ThriftTestClient::new(InMemory::new(ThriftTestServer::new(TestHandler), protocol)),
+        SecondServiceClient::new(InMemory::new(SecondServiceServer::new(TestHandler), protocol)),
+    )
+}
+
+#[tokio::test]
+async fn every_check_passes_against_the_handler_in_both_protocols() {
+    for protocol in [ProtocolKind::Binary, ProtocolKind::Compact] {
+        let (client, second) = clients(protocol);
+        let outcome = checks::run(&client, Some(&second), TIMEOUT_PER_CALL).await;
+        assert_eq!(outcome.code, 0, "{protocol:?}:\n{}", outcome.lines.join("\n"));
+        // Every method is called; most several times.
+        assert!(outcome.lines.len() >= 60, "{} checks:\n{}", outcome.lines.len(), outcome.lines.join("\n"));
+        for method in [
+            "testVoid",
+            "testString",
+            "testBool",
+            "testByte",
+            "testI32",
+            "testI64",
+            "testDouble",
+            "testBinary",
+            "testStruct",
+            "testNest",
+            "testMap",
+            "testStringMap",
+            "testSet",
+            "testList",
+            "testEnum",
+            "testTypedef",
+            "testMapMap",
+            "testInsanity",
+            "testMulti",
+            "testException",
+            "testMultiException",
+            "testOneway",
+            "secondtestString",
+        ] {
+            assert!(outcome.lines.iter().any(|l| l.starts_with(&format!("{method}("))), "{method} is not checked");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_handler_answers_as_apaches_servers_do() {
+    let (client, second) = clients(ProtocolKind::Compact);
+    let insanity = client.test_insanity(Insanity::default()).await.unwrap();
+    assert_eq!(insanity.keys().copied().collect::<Vec<UserId>>(), [1, 2]);
+    assert_eq!(insanity[&1].keys().copied().collect::<Vec<_>>(), [Numberz::Two, Numberz::Three]);
+    assert_eq!(insanity[&2], BTreeMap::from([(Numberz::Six, Insanity::default())]));
+    let map_map = client.test_map_map(7).await.unwrap();
+    assert_eq!(map_map[&-4], BTreeMap::from([(-4, -4), (-3, -3), (-2, -2), (-1, -1)]));
+    assert_eq!(map_map[&4], BTreeMap::from([(1, 1), (2, 2), (3, 3), (4, 4)]));
+    match client.test_exception("TException".into()).await {
+        Err(CallError::Application(e)) => assert_eq!(e.message, "This is a TException"),
+        other => panic!("expected a TApplicationException, got {other:?}"),
+    }
+    assert_eq!(second.secondtest_string("x".into()).await.unwrap(), "testString(\"x\")");
+    let xtruct = client.test_multi(1, 2, 3, BTreeMap::new(), Numberz::One, 4).await.unwrap();
+    assert_eq!(xtruct, Xtruct { string_thing: "Hello2".into(), byte_thing: 1, i32_thing: 2, i64_thing: 3 });
+}
+
+/// A server that gets one method of each category wrong.
+struct Broken;
+
+impl ThriftTest for Broken {
+    async fn test_void(&self) {}
+    async fn test_string(&self, thing: String) -> String {
+        TestHandler.test_string(thing).await
+    }
+    async fn test_bool(&self, thing: bool) -> bool {
+        thing
+    }
+    async fn test_byte(&self, thing: i8) -> i8 {
+        thing
+    }
+    async fn test_i32(&self, thing: i32) -> i32 {
+        // Off by one for one value only: each check must look at each value.
+        if thing == i32::MAX {
+            0
+        } else {
+            thing
+        }
+    }
+    async fn test_i64(&self, thing: i64) -> i64 {
+        thing
+    }
+    async fn test_double(&self, thing: f64) -> f64 {
+        thing
+    }
+    async fn test_binary(&self, thing: Bytes) -> Bytes {
+        thing
+    }
+    async fn test_struct(&self, thing: Xtruct) -> Xtruct {
+        thing
+    }
+    async fn test_nest(&self, mut thing: Xtruct2) -> Xtruct2 {
+        thing.struct_thing.i64_thing += 1;
+        thing
+    }
+    async fn test_map(&self, thing: BTreeMap<i32, i32>) -> BTreeMap<i32, i32> {
+        thing
+    }
+    async fn test_string_map(&self, thing: BTreeMap<String, String>) -> BTreeMap<String, String> {
+        thing
+    }
+    async fn test_set(&self, mut thing: BTreeSet<i32>) -> BTreeSet<i32> {
+        thing.pop_last();
+        thing
+    }
+    async fn test_list(&self, thing: Vec<i32>) -> Vec<i32> {
+        thing
+    }
+    async fn test_enum(&self, thing: Numberz) -> Numberz {
+        thing
+    }
+    async fn test_typedef(&self, thing: UserId) -> UserId {
+        thing
+    }
+    async fn test_map_map(&self, _: i32) -> BTreeMap<i32, BTreeMap<i32, i32>> {
+        BTreeMap::new()
+    }
+    async fn test_insanity(&self, argument: Insanity) -> BTreeMap<UserId, BTreeMap<Numberz, Insanity>> {
+        TestHandler.test_insanity(argument).await
+    }
+    async fn test_multi(
+        &self,
+        arg0: i8,
+        arg1: i32,
+        arg2: i64,
+        arg3: BTreeMap<i16, String>,
+        arg4: Numberz,
+        arg5: UserId,
+    ) -> Xtruct {
+        TestHandler.test_multi(arg0, arg1, arg2, arg3, arg4, arg5).await
+    }
+    async fn test_exception(&self, _: String) -> Result<(), OrApplication<TestExceptionThrows>> {
+        Ok(())
+    }
+    async fn test_multi_exception(&self, arg0: String, arg1: String) -> Result<Xtruct, MultiExceptionThrows> {
+        TestHandler.test_multi_exception(arg0, arg1).await
+    }
+    async fn test_oneway(&self, _: i32) {}
+}
+
+#[tokio::test]
+async fn wrong_answers_set_their_categorys_bit() {
+    let client = ThriftTestClient::new(InMemory::new(ThriftTestServer::new(Broken), ProtocolKind::Binary));
+    let outcome = checks::run(&client, None::<&SecondServiceClient<Down>>, TIMEOUT_PER_CALL).await;
+    assert_eq!(outcome.code, BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS, "{}", outcome.lines.join("\n"));
+    let failures: Vec<&str> = outcome.failures().collect();
+    assert_eq!(failures.len(), 6, "{failures:#?}");
+    assert!(failures[0].starts_with("testI32(2147483647) *** FAILED *** expected 2147483647, got 0"), "{failures:#?}");
+    assert!(failures.iter().any(|f| f.starts_with("testException(\"Xception\") *** FAILED *** returned")));
+}
+
+#[tokio::test]
+async fn silence_is_a_timeout_and_no_server_is_unknown() {
+    let no_second = None::<&SecondServiceClient<Down>>;
+    let all = BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS;
+    let outcome = checks::run(&ThriftTestClient::new(Silent), no_second, Duration::from_millis(5)).await;
+    assert_eq!(outcome.code, all | TIMEOUT, "{}", outcome.lines.join("\n"));
+    assert_eq!(outcome.failures().count(), outcome.lines.len());
+    let outcome = checks::run(&ThriftTestClient::new(Down), no_second, TIMEOUT_PER_CALL).await;
+    assert_eq!(outcome.code, all | UNKNOWN, "{}", outcome.lines.join("\n"));
+}
