@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::{Ident, Path, Type};
 
 use super::model::{Method, Service};
@@ -124,7 +123,7 @@ fn server(names: &Names<'_>) -> TokenStream {
         let (method, method_name) = (&m.ident, &m.name);
         let args_ty = names.args(m);
         let arg_names: Vec<_> = m.args.iter().map(|a| &a.ident).collect();
-        let call = quote_spanned!(m.output.span()=> self.handler.#method(#(args.#arg_names),*).await);
+        let call = quote_spanned!(crate::expand::span_at(&m.output)=> self.handler.#method(#(args.#arg_names),*).await);
         let respond = if m.oneway {
             quote! {
                 #call;
