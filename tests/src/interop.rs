@@ -48,22 +48,12 @@ pub const VALUE_PROTOCOLS: [PyProtocol; 4] = [
 /// Python's binary protocol writing old-style (non-strict) envelopes, which we must read.
 pub const NONSTRICT_BINARY: PyProtocol = PyProtocol { name: "binary-nonstrict", wire: Wire::Binary };
 
-/// What a case expects of our bytes next to Python's, when Python's order is deterministic.
-#[derive(Clone, Copy, Debug)]
-enum Bytes {
-    /// The same bytes.
-    Identical,
-    /// Different bytes, for the reason given, though the same values.
-    KnownDifference(&'static str),
-}
-
 /// One value case, as every protocol runs it.
 struct ValueCase<'a> {
     case: &'a str,
     type_name: &'a str,
     expect: &'a Value,
     decode: Decoder,
-    bytes: Bytes,
 }
 
 /// Decodes a whole input in a protocol into a Rust type and returns its JSON form.
@@ -175,33 +165,8 @@ impl Interop {
     /// returning its JSON form: for types that borrow from their input, which cannot be
     /// named for every input lifetime in a bound.
     pub fn value_with<T: Encode + ToJson + ?Sized>(&mut self, case: &str, type_name: &str, value: &T, decode: Decoder) {
-        self.value_checked(case, type_name, value, decode, Bytes::Identical)
-    }
-
-    /// Like [`value_with`](Interop::value_with), for a case whose bytes are known to differ
-    /// from Apache's for `reason` while the values still agree both ways. It fails once the
-    /// bytes become identical, so the case moves to [`value`](Interop::value).
-    pub fn value_known_difference<T: Encode + ToJson + ?Sized>(
-        &mut self,
-        case: &str,
-        type_name: &str,
-        value: &T,
-        decode: Decoder,
-        reason: &'static str,
-    ) {
-        self.value_checked(case, type_name, value, decode, Bytes::KnownDifference(reason))
-    }
-
-    fn value_checked<T: Encode + ToJson + ?Sized>(
-        &mut self,
-        case: &str,
-        type_name: &str,
-        value: &T,
-        decode: Decoder,
-        bytes: Bytes,
-    ) {
         let expect = value.to_json();
-        let case = ValueCase { case, type_name, expect: &expect, decode, bytes };
+        let case = ValueCase { case, type_name, expect: &expect, decode };
         for protocol in VALUE_PROTOCOLS {
             match protocol.wire {
                 Wire::Binary => self.value_in::<Binary, T>(&case, protocol, value),
@@ -216,7 +181,7 @@ impl Interop {
         protocol: PyProtocol,
         value: &T,
     ) {
-        let ValueCase { case, type_name, expect, decode, bytes } = *c;
+        let ValueCase { case, type_name, expect, decode } = *c;
         let proto = protocol.name;
         let encoded = self.call(json!({"op": "encode", "proto": proto, "type": type_name, "value": expect}));
         let (py_bytes, ordered) = match encoded.and_then(|a| hex_field(&a).map(|b| (b, a["ordered"] == true))) {
@@ -242,13 +207,9 @@ impl Interop {
             );
         }
         if ordered {
-            match (byte_difference(&ours, &py_bytes), bytes) {
-                (None, Bytes::Identical) => self.passed("identical bytes", proto),
-                (Some(d), Bytes::Identical) => self.fail(case, proto, "rust's bytes differ from python's", d),
-                (Some(_), Bytes::KnownDifference(_)) => self.passed("known byte difference", proto),
-                (None, Bytes::KnownDifference(reason)) => {
-                    self.fail(case, proto, "the known difference is gone, make this an ordinary case", reason)
-                }
+            match byte_difference(&ours, &py_bytes) {
+                None => self.passed("identical bytes", proto),
+                Some(d) => self.fail(case, proto, "rust's bytes differ from python's", d),
             }
         }
         match self.call(

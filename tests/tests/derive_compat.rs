@@ -475,3 +475,27 @@ fn a_fixed_v2_value_reads_as_v1() {
     old_reader_reads_new_writer::<Binary>(&v2).unwrap();
     old_reader_reads_new_writer::<Compact>(&v2).unwrap();
 }
+
+/// Apache's generators write fields by ascending id whatever the declaration order; so
+/// does the derive, which keeps the bytes identical (and compact's deltas short).
+#[test]
+fn fields_are_written_in_ascending_id_order() {
+    #[derive(ThriftStruct, Debug, PartialEq)]
+    struct OutOfOrder {
+        #[thrift(id = 3)]
+        c: i8,
+        #[thrift(id = 1)]
+        a: i8,
+        #[thrift(id = 2)]
+        b: Option<i8>,
+    }
+    let value = OutOfOrder { c: 3, a: 1, b: Some(2) };
+    let bytes = thrift_core::to_vec::<Binary, _>(&value);
+    // byte field 1 = 1, byte field 2 = 2, byte field 3 = 3, stop
+    assert_eq!(bytes, [3, 0, 1, 1, 3, 0, 2, 2, 3, 0, 3, 3, 0]);
+    assert_eq!(thrift_core::from_slice::<Binary, OutOfOrder>(&bytes).unwrap(), value);
+    // compact: deltas of 1 each
+    let bytes = thrift_core::to_vec::<Compact, _>(&value);
+    assert_eq!(bytes, [0x13, 1, 0x13, 2, 0x13, 3, 0]);
+    assert_eq!(bytes.len(), value.encoded_len::<Compact>());
+}

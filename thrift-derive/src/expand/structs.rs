@@ -31,7 +31,11 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
             }
         }
     });
-    let write_fields: Vec<_> = fields.iter().map(write_field).collect();
+    // Apache's generators write fields by ascending id, whatever the declaration order;
+    // doing the same keeps our bytes identical to theirs.
+    let mut by_id: Vec<&Field> = fields.iter().collect();
+    by_id.sort_by_key(|f| f.id);
+    let write_fields: Vec<_> = by_id.into_iter().map(write_field).collect();
     let slots = fields.iter().map(|f| {
         let slot = slot(f);
         let ty = &f.value_ty;
