@@ -1,8 +1,24 @@
 //! The command line of Apache's cross test: `--port`, `--protocol`, `--transport` (and
-//! `--host` for the client), each as `--flag=value` or `--flag value`.
+//! `--host` for the client), each as `--flag=value` or `--flag value`; and what the two
+//! binaries do with it.
+
+use std::io::{self, Write};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use thrift_net::ProtocolKind;
+use thrift_net::{Client, ClientConfig, Multiplexed, ProtocolKind, Server, Transport};
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::checks::{self, UNKNOWN};
+use crate::{SecondServiceClient, SecondServiceServer, TestHandler, ThriftTestClient, ThriftTestServer};
+
+/// How long the server lets requests in flight finish once told to stop: a cross-test
+/// runner expects it gone promptly.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
+
+/// How long the client waits for each reply, and for its connection.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// `--protocol`: a protocol, plain or multiplexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,9 +68,12 @@ pub enum TransportArg {
 }
 
 impl TransportArg {
-    /// Whether messages carry a frame header.
-    pub fn framed(self) -> bool {
-        self == TransportArg::Framed
+    /// The transport.
+    pub fn transport(self) -> Transport {
+        match self {
+            TransportArg::Buffered => Transport::Buffered,
+            TransportArg::Framed => Transport::Framed,
+        }
     }
 
     /// The flag's spelling.
@@ -103,6 +122,87 @@ pub struct ClientArgs {
     /// How many times to run the whole suite, each on a new connection.
     #[arg(long, short = 'n', default_value_t = 1)]
     pub testloops: u32,
+}
+
+/// Runs the server until SIGINT, SIGTERM or SIGHUP.
+///
+/// Each connection's transport and protocol are told from its first bytes, so the server
+/// answers whichever the client speaks; `--protocol multi|multic` adds `SecondService`
+/// beside `ThriftTest` (which still takes calls without a service prefix).
+///
+/// # Errors
+/// When the port cannot be bound or the signals cannot be watched.
+pub async fn serve(args: ServerArgs) -> io::Result<()> {
+    // Watched before binding, so that a signal right after "listening" is not missed.
+    let mut stops = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()]
+        .into_iter()
+        .map(signal)
+        .collect::<io::Result<Vec<_>>>()?;
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
+    let server = Server::new();
+    let handle = if args.protocol.multiplexed() {
+        let router = Multiplexed::builder()
+            .with(ThriftTestServer::new(TestHandler))
+            .with(SecondServiceServer::new(TestHandler))
+            .default(ThriftTestServer::new(TestHandler))
+            .build();
+        server.bind(addr, router).await?
+    } else {
+        server.bind(addr, ThriftTestServer::new(TestHandler)).await?
+    };
+    let mut out = io::stdout().lock();
+    writeln!(out, "listening on {} ({}, {})", handle.local_addr(), args.protocol.name(), args.transport.name())?;
+    out.flush()?;
+    drop(out);
+    let [a, b, c] = &mut stops[..] else { unreachable!("three signals are watched") };
+    tokio::select! {
+        _ = a.recv() => {}
+        _ = b.recv() => {}
+        _ = c.recv() => {}
+    }
+    handle.shutdown(SHUTDOWN_GRACE).await;
+    Ok(())
+}
+
+/// Connects, runs every check (`--testloops` times, each on a new connection), prints one
+/// line per check, and returns Apache's exit-code bitmask.
+pub async fn run_client(args: ClientArgs) -> u8 {
+    let config = ClientConfig {
+        transport: args.transport.transport(),
+        protocol: args.protocol.kind(),
+        multiplexed: args.protocol.multiplexed(),
+        call_timeout: Some(CALL_TIMEOUT),
+        connect_timeout: Some(CALL_TIMEOUT),
+        ..ClientConfig::default()
+    };
+    let mut code = 0;
+    for round in 1..=args.testloops.max(1) {
+        println!(
+            "Test #{round}, connect {}:{} ({}, {})",
+            args.host,
+            args.port,
+            args.protocol.name(),
+            args.transport.name()
+        );
+        let client = match Client::connect((args.host.as_str(), args.port), config.clone()).await {
+            Ok(client) => client,
+            Err(e) => {
+                println!("connect failed: {e}");
+                return code | UNKNOWN;
+            }
+        };
+        let test = ThriftTestClient::new(client.clone());
+        let second = SecondServiceClient::new(client.clone());
+        let second = args.protocol.multiplexed().then_some(&second);
+        let outcome = checks::run(&test, second, CALL_TIMEOUT).await;
+        for line in &outcome.lines {
+            println!("{line}");
+        }
+        client.close();
+        code |= outcome.code;
+    }
+    println!("{}", if code == 0 { "All tests passed." } else { "Some tests FAILED." });
+    code
 }
 
 #[cfg(test)]
