@@ -134,10 +134,9 @@ pub struct ClientArgs {
 /// When the port cannot be bound or the signals cannot be watched.
 pub async fn serve(args: ServerArgs) -> io::Result<()> {
     // Watched before binding, so that a signal right after "listening" is not missed.
-    let mut stops = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()]
-        .into_iter()
-        .map(signal)
-        .collect::<io::Result<Vec<_>>>()?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut hangup = signal(SignalKind::hangup())?;
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
     let server = Server::new();
     let handle = if args.protocol.multiplexed() {
@@ -154,11 +153,10 @@ pub async fn serve(args: ServerArgs) -> io::Result<()> {
     writeln!(out, "listening on {} ({}, {})", handle.local_addr(), args.protocol.name(), args.transport.name())?;
     out.flush()?;
     drop(out);
-    let [a, b, c] = &mut stops[..] else { unreachable!("three signals are watched") };
     tokio::select! {
-        _ = a.recv() => {}
-        _ = b.recv() => {}
-        _ = c.recv() => {}
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+        _ = hangup.recv() => {}
     }
     handle.shutdown(SHUTDOWN_GRACE).await;
     Ok(())
