@@ -181,7 +181,9 @@ where
         (Transport::Buffered, ProtocolKind::Compact) => {
             tokio::spawn(read_replies(rd, BufferedCodec::<Compact>::with_limits(limits), shared))
         }
-        (Transport::Buffered, _) => tokio::spawn(read_replies(rd, BufferedCodec::<Binary>::with_limits(limits), shared)),
+        (Transport::Buffered, _) => {
+            tokio::spawn(read_replies(rd, BufferedCodec::<Binary>::with_limits(limits), shared))
+        }
     };
     tx
 }
@@ -250,7 +252,10 @@ where
             Ok(0) if buf.is_empty() => break (io::ErrorKind::UnexpectedEof, "connection closed by the server".into()),
             Ok(0) => {
                 let received = buf.len();
-                break (io::ErrorKind::UnexpectedEof, format!("connection closed by the server mid-reply ({received} bytes of it received)"));
+                break (
+                    io::ErrorKind::UnexpectedEof,
+                    format!("connection closed by the server mid-reply ({received} bytes of it received)"),
+                );
             }
             Ok(_) => {}
             Err(e) => break (e.kind(), format!("reading from the server failed: {e}")),

@@ -102,9 +102,9 @@ impl Client {
     pub async fn connect(addr: impl ToSocketAddrs, config: ClientConfig) -> Result<Client, TransportError> {
         let connecting = TcpStream::connect(addr);
         let stream = match config.connect_timeout {
-            Some(limit) => tokio::time::timeout(limit, connecting).await.map_err(|_| {
-                io::Error::new(io::ErrorKind::TimedOut, format!("no connection within {limit:?}"))
-            })??,
+            Some(limit) => tokio::time::timeout(limit, connecting)
+                .await
+                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, format!("no connection within {limit:?}")))??,
             None => connecting.await?,
         };
         // Calls are whole messages written at once: don't let Nagle hold them back.
@@ -280,7 +280,12 @@ impl Channel for Client {
         self.send_call(service, method, args).await
     }
 
-    async fn oneway<A: Encode + Sync>(&self, service: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
+    async fn oneway<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<(), CallError> {
         self.send_oneway(service, method, args).await
     }
 }

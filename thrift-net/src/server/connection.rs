@@ -71,7 +71,9 @@ pub(crate) async fn serve<S: Service>(
     };
     let limits = conn.shared.config.limits;
     match wire {
-        Wire { transport: Transport::Framed, .. } => conn.read_requests(&mut reader, FramedCodec::<Binary>::with_limits(&limits)).await,
+        Wire { transport: Transport::Framed, .. } => {
+            conn.read_requests(&mut reader, FramedCodec::<Binary>::with_limits(&limits)).await
+        }
         Wire { protocol: ProtocolKind::Compact, .. } => {
             conn.read_requests(&mut reader, BufferedCodec::<Compact>::with_limits(limits)).await
         }
@@ -387,7 +389,9 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
                 let message = format!("internal error processing {}", request.method());
-                request.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
+                request
+                    .exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message))
+                    .into_bytes()
             }
         };
         let Some(bytes) = reply else { return };

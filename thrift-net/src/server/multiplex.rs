@@ -129,18 +129,17 @@ impl Service for Multiplexed {
     /// A router has no IDL name of its own.
     const NAME: &'static str = "";
 
-    fn call(&self, request: Incoming) -> impl Future<Output = Outgoing> + Send + '_ {
-        async move {
-            let target = match request.service() {
-                Some(name) => self.services.get(name).ok_or_else(|| format!("unknown service {name}")),
-                None => self.default.as_ref().ok_or_else(|| {
-                    format!("no service named in the call {}, and no default service", request.method())
-                }),
-            };
-            match target {
-                Ok(service) => service.call_boxed(request).await,
-                Err(why) => request.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, why)),
-            }
+    async fn call(&self, request: Incoming) -> Outgoing {
+        let target = match request.service() {
+            Some(name) => self.services.get(name).ok_or_else(|| format!("unknown service {name}")),
+            None => self
+                .default
+                .as_ref()
+                .ok_or_else(|| format!("no service named in the call {}, and no default service", request.method())),
+        };
+        match target {
+            Ok(service) => service.call_boxed(request).await,
+            Err(why) => request.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, why)),
         }
     }
 }

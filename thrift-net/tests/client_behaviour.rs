@@ -1,0 +1,252 @@
+//! The pipelining client against real and hand-written servers: timeouts, broken
+//! connections, replies in any order, names, closing, and its tower face.
+
+#[path = "common/hello.rs"]
+mod hello;
+
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use hello::*;
+use thrift_core::{Binary, Limits, MessageType, Returns};
+use thrift_net::{CallError, Client, ClientConfig, FramedCodec, Incoming, ProtocolKind, RawRequest, Server};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use tokio_util::codec::Decoder;
+use tower::{ServiceBuilder, ServiceExt};
+
+/// A hand-written server's side of one connection: framed binary requests in, bytes out.
+struct FakeServer {
+    stream: TcpStream,
+    buf: BytesMut,
+    codec: FramedCodec<Binary>,
+}
+
+impl FakeServer {
+    /// Listens on 127.0.0.1 and returns its address and the future accepting one connection.
+    async fn listen() -> (std::net::SocketAddr, impl std::future::Future<Output = FakeServer>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accept = async move {
+            let (stream, _) = within(listener.accept()).await.unwrap();
+            FakeServer { stream, buf: BytesMut::new(), codec: FramedCodec::new() }
+        };
+        (addr, accept)
+    }
+
+    /// The next request, or `None` when the client closed the connection.
+    async fn request(&mut self) -> Option<Incoming> {
+        loop {
+            if let Some(message) = self.codec.decode(&mut self.buf).unwrap() {
+                return Some(Incoming::parse(message, ProtocolKind::Binary, true, Limits::default()).unwrap());
+            }
+            if within(self.stream.read_buf(&mut self.buf)).await.unwrap_or(0) == 0 {
+                return None;
+            }
+        }
+    }
+
+    async fn send(&mut self, bytes: &[u8]) {
+        within(self.stream.write_all(bytes)).await.unwrap();
+    }
+}
+
+fn say_hello_args(name: &str) -> HelloServiceSayHelloArgs {
+    HelloServiceSayHelloArgs { req: HelloRequest { name: name.into() } }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
+    let handle = start(Server::new()).await;
+    let config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
+    let client = hello_client(&handle, config).await;
+    let started = Instant::now();
+    match within(client.slow_hello("late".into(), 400)).await {
+        Err(CallError::Timeout(limit)) => assert_eq!(limit, Duration::from_millis(100)),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
+    assert_eq!(client.channel().in_flight(), 0, "a timed-out call is forgotten");
+    // The late reply arrives meanwhile and is dropped; the next call gets its own.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let reply = within(client.say_hello(HelloRequest { name: "next".into() })).await.unwrap();
+    assert_eq!(reply.message, "hello, next");
+    assert!(!client.channel().is_closed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_connection_fails_every_pending_call_at_once() {
+    let (addr, accept) = FakeServer::listen().await;
+    let config = ClientConfig { call_timeout: Some(Duration::from_secs(60)), ..ClientConfig::default() };
+    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let mut server = accept.await;
+
+    let mut calls = JoinSet::new();
+    for i in 0..10 {
+        let client = client.clone();
+        calls.spawn(async move { client.say_hello(HelloRequest { name: format!("{i}") }).await });
+    }
+    for _ in 0..10 {
+        server.request().await.expect("a call");
+    }
+    assert_eq!(client.channel().in_flight(), 10);
+    let broke = Instant::now();
+    drop(server);
+    while let Some(joined) = within(calls.join_next()).await {
+        match joined.unwrap() {
+            Err(CallError::Transport(e)) => assert!(e.is_io(), "{e}"),
+            other => panic!("expected a transport error, got {other:?}"),
+        }
+    }
+    assert!(broke.elapsed() < Duration::from_secs(2), "the calls waited {:?}", broke.elapsed());
+    assert!(client.channel().is_closed());
+    assert_eq!(client.channel().in_flight(), 0);
+    // Later calls fail at once, without waiting for their timeout.
+    let started = Instant::now();
+    let e = within(client.say_hello(HelloRequest { name: "after".into() })).await.unwrap_err();
+    assert!(matches!(e, CallError::Transport(_)), "{e:?}");
+    assert!(started.elapsed() < Duration::from_millis(100));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
+    let (addr, accept) = FakeServer::listen().await;
+    let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
+    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let mut server = accept.await;
+
+    let mut calls = JoinSet::new();
+    for i in 0..5 {
+        let client = client.clone();
+        calls.spawn(async move { (i, client.say_hello(HelloRequest { name: format!("caller-{i}") }).await) });
+    }
+    let mut requests = Vec::new();
+    for _ in 0..5 {
+        let request = server.request().await.expect("a call");
+        assert_eq!((request.service(), request.method()), (Some("HelloService"), "sayHello"), "prefixed name");
+        requests.push(request);
+    }
+    let seqids: std::collections::HashSet<i32> = requests.iter().map(Incoming::seqid).collect();
+    assert_eq!(seqids.len(), 5, "every call waiting has its own seqid");
+
+    // A reply nobody waits for, then the real ones in reverse order, all in one write.
+    let mut replies = Vec::new();
+    let stray_seqid = (1..).find(|s| !seqids.contains(s)).unwrap();
+    let call =
+        encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, stray_seqid, &say_hello_args("x"));
+    let fake = Incoming::parse(Bytes::from(call), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "stray".into() });
+    replies.extend_from_slice(&fake.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap());
+    for request in requests.iter().rev() {
+        let args: HelloServiceSayHelloArgs = request.decode_args().unwrap();
+        let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: format!("to {}", args.req.name) });
+        replies.extend_from_slice(
+            &request.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap(),
+        );
+    }
+    server.send(&replies).await;
+
+    while let Some(joined) = within(calls.join_next()).await {
+        let (i, reply) = joined.unwrap();
+        assert_eq!(reply.unwrap().message, format!("to caller-{i}"));
+    }
+    assert!(!client.channel().is_closed(), "a stray reply is no reason to close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecodable_reply_fails_the_pending_calls() {
+    let (addr, accept) = FakeServer::listen().await;
+    let client = HelloServiceClient::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
+    let mut server = accept.await;
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.say_hello(HelloRequest { name: "x".into() }).await }
+    });
+    server.request().await.expect("a call");
+    server.send(&[0, 0, 0, 3, 1, 2, 3]).await; // a frame that holds no envelope
+    match within(call).await.unwrap() {
+        Err(CallError::Transport(e)) => assert!(e.to_string().contains("undecodable reply"), "{e}"),
+        other => panic!("expected a transport error, got {other:?}"),
+    }
+    assert!(client.channel().is_closed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_last_clone_closes_the_connection() {
+    let (addr, accept) = FakeServer::listen().await;
+    let client = within(Client::connect(addr, ClientConfig::default())).await.unwrap();
+    let mut server = accept.await;
+    let clone = client.clone();
+    drop(client);
+    // A clone keeps it open.
+    let still_open = tokio::time::timeout(Duration::from_millis(200), server.request()).await;
+    assert!(still_open.is_err(), "closed while a clone lived");
+    drop(clone);
+    assert!(server.request().await.is_none(), "the server sees the connection end");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn close_fails_the_waiting_calls_of_every_clone() {
+    let handle = start(Server::new()).await;
+    let client = hello_client(&handle, ClientConfig::default()).await;
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.slow_hello("x".into(), 10_000).await }
+    });
+    eventually("the call waiting", || client.channel().in_flight() == 1).await;
+    client.channel().close();
+    assert!(matches!(within(call).await.unwrap(), Err(CallError::Transport(_))));
+    assert!(client.channel().is_closed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connecting_to_a_closed_port_fails() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let e = within(Client::connect(addr, ClientConfig::default())).await.unwrap_err();
+    assert!(e.is_io(), "{e}");
+}
+
+#[test]
+fn the_client_is_clone_send_sync_and_static() {
+    fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<Client>();
+    shareable::<HelloServiceClient<Client>>();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tower_layers_wrap_the_client() {
+    let (handle, greeter) = start_greeter(Server::new()).await;
+    let config = ClientConfig::new(thrift_net::Transport::Buffered, ProtocolKind::Compact);
+    let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
+
+    // A call through oneshot.
+    let args = RawRequest::encode_args(ProtocolKind::Compact, &say_hello_args("tower"));
+    let reply = within(client.clone().oneshot(RawRequest::call("HelloService", "sayHello", args))).await.unwrap();
+    let value = reply.expect("a call has a reply").into_result::<Returns<HelloResponse>, HelloError>().unwrap();
+    assert_eq!(value.message, "hello, tower");
+
+    // A oneway message: no reply.
+    let args = RawRequest::encode_args(ProtocolKind::Compact, &HelloServiceLogArgs { line: "via tower".into() });
+    let reply = within(client.clone().oneshot(RawRequest::oneway("HelloService", "log", args))).await.unwrap();
+    assert!(reply.is_none());
+    eventually("the line logged", || greeter.0.log.lock().unwrap().contains(&"via tower".to_string())).await;
+
+    // tower's timeout layer.
+    let slow =
+        RawRequest::encode_args(ProtocolKind::Compact, &HelloServiceSlowHelloArgs { name: "s".into(), ms: 2000 });
+    let service = ServiceBuilder::new().timeout(Duration::from_millis(50)).service(client.clone());
+    let e = within(service.oneshot(RawRequest::call("HelloService", "slowHello", slow))).await.unwrap_err();
+    assert!(e.is::<tower::timeout::error::Elapsed>(), "{e}");
+
+    // A closed client is not ready: a balancer drops it.
+    client.close();
+    let mut closed = client.clone();
+    match within(closed.ready()).await {
+        Err(CallError::Transport(_)) => {}
+        other => panic!("expected the closed connection's error, got {other:?}"),
+    }
+}
