@@ -13,6 +13,89 @@
 //!
 //! Errors are [`TransportError`]s naming the phase and the place:
 //! `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
+//!
+//! # Services
+//!
+//! [`service`] turns a trait of `async fn`s into a Thrift service: a `…Server` type that a
+//! [`Server`] serves, and a typed `…Client` that calls it over any [`Channel`], such as a
+//! pipelining [`Client`] connection.
+//!
+//! - The [`Server`] tells each connection's transport and protocol from its first bytes and
+//!   replies in kind; it handles the requests of one connection concurrently, answers
+//!   unknown methods, undecodable arguments and panicking handlers with
+//!   `TApplicationException`s, bounds connections, requests in flight, frame sizes and idle
+//!   peers, shuts down gracefully, and counts what it does ([`ServerHandle::metrics`]).
+//!   A [`Multiplexed`] router serves several services on one port.
+//! - One [`Client`] connection carries any number of concurrent calls, matched to their
+//!   replies by sequence id; it is `Clone + Send + Sync`, has a per-call timeout, fails its
+//!   waiting calls at once when the connection breaks, and is a `tower::Service` of
+//!   [`RawRequest`]s.
+//!
+//! ```
+//! use std::time::Duration;
+//! use thrift_core::ThriftStruct;
+//! use thrift_net::{service, CallError, Client, ClientConfig, Server};
+//!
+//! #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+//! struct HelloRequest {
+//!     #[thrift(id = 1)]
+//!     name: String,
+//! }
+//!
+//! #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+//! struct HelloResponse {
+//!     #[thrift(id = 1)]
+//!     message: String,
+//! }
+//!
+//! #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+//! #[thrift(exception)]
+//! struct NoName {
+//!     #[thrift(id = 1)]
+//!     reason: String,
+//! }
+//!
+//! #[service(name = "HelloService")]
+//! trait HelloService {
+//!     #[thrift(name = "sayHello")]
+//!     async fn say_hello(&self, #[thrift(id = 1)] req: HelloRequest) -> Result<HelloResponse, NoName>;
+//! }
+//!
+//! struct Greeter;
+//!
+//! impl HelloService for Greeter {
+//!     async fn say_hello(&self, req: HelloRequest) -> Result<HelloResponse, NoName> {
+//!         if req.name.is_empty() {
+//!             return Err(NoName { reason: "who?".into() });
+//!         }
+//!         Ok(HelloResponse { message: format!("hello, {}", req.name) })
+//!     }
+//! }
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let server = Server::builder().max_connections(1000).read_idle_timeout(Duration::from_secs(30)).build();
+//!     let handle = server.bind("127.0.0.1:0", HelloServiceServer::new(Greeter)).await?;
+//!
+//!     // One connection for every caller: clones share it, calls on it run concurrently.
+//!     let connection = Client::connect(handle.local_addr(), ClientConfig::default()).await?;
+//!     let client = HelloServiceClient::new(connection);
+//!     let (ada, bob) = tokio::join!(
+//!         client.say_hello(HelloRequest { name: "ada".into() }),
+//!         client.say_hello(HelloRequest { name: "bob".into() }),
+//!     );
+//!     assert_eq!((ada?.message, bob?.message), ("hello, ada".into(), "hello, bob".into()));
+//!
+//!     // The declared exception comes back typed.
+//!     match client.say_hello(HelloRequest::default()).await {
+//!         Err(CallError::Exception(NoName { reason })) => assert_eq!(reason, "who?"),
+//!         other => panic!("expected the declared exception, got {other:?}"),
+//!     }
+//!
+//!     assert!(handle.shutdown(Duration::from_secs(5)).await.is_graceful());
+//!     Ok(())
+//! }
+//! ```
 
 #![forbid(unsafe_code)]
 
