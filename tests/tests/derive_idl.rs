@@ -126,7 +126,7 @@ fn a_rich_struct_renders_in_dependency_order() {
   9: map<string, Point> by_name
   10: set<string> tags
   11: optional Tree tree
-  12: list<byte> signed_bytes
+  12: list<i8> signed_bytes
   13: uuid uuid
   14: string type
   15: double ratioValue

@@ -72,6 +72,26 @@ pub trait Encode: ThriftType {
 pub trait Decode<'de>: ThriftType + Sized {
     /// Reads a value whose wire type is [`ThriftType::TTYPE`].
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Appends to `out` the `len` values that follow one another on the wire, as the
+    /// elements of a list or set do.
+    ///
+    /// The number types override it to check the bounds once for the whole run where
+    /// their width is fixed (the binary protocol), instead of once per element.
+    ///
+    /// ```
+    /// use thrift_core::{Binary, Decode, Reader};
+    /// let mut out = Vec::new();
+    /// i32::decode_seq::<Binary>(&mut Reader::new(&[0, 0, 0, 1, 0, 0, 0, 2]), 2, &mut out).unwrap();
+    /// assert_eq!(out, [1, 2]);
+    /// ```
+    #[inline]
+    fn decode_seq<P: Protocol>(r: &mut Reader<'de>, len: usize, out: &mut Vec<Self>) -> Result<()> {
+        for _ in 0..len {
+            out.push(Self::decode::<P>(r)?);
+        }
+        Ok(())
+    }
 }
 
 /// A value that decodes without borrowing from its input.

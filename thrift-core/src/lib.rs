@@ -48,7 +48,9 @@ pub use impls::Uuid;
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;
-pub use service::{Exceptions, MethodResult, NoException, ReturnField, Returns, ServiceDefinition, Void};
+pub use service::{
+    Exceptions, MethodResult, NoException, OrApplication, ReturnField, Returns, ServiceDefinition, Void,
+};
 pub use skip::skip;
 pub use structs::{StructDecoder, StructEncoder, StructSizer};
 pub use wire::{MessageType, TType};

@@ -94,6 +94,57 @@ impl Exceptions for ApplicationException {
     }
 }
 
+/// A method's declared exceptions `E`, or a `TApplicationException` for a failure that is
+/// none of them.
+///
+/// With `E` alone a handler can only throw what its method declares; with
+/// `OrApplication<E>` as the error type it can also fail the way Apache's servers do for an
+/// unexpected error, with a `TApplicationException` message. The IDL is `E`'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrApplication<E> {
+    /// One of the declared exceptions, sent in the result struct.
+    Declared(E),
+    /// Sent as an `EXCEPTION` message instead of a reply.
+    Application(ApplicationException),
+}
+
+impl<E: Exceptions> Exceptions for OrApplication<E> {
+    fn write_fields<P: Protocol, B: BufMut + ?Sized>(&self, s: &mut StructEncoder<'_, P, B>) {
+        match self {
+            OrApplication::Declared(e) => e.write_fields(s),
+            // Never in a result struct: `as_application_exception` makes the server send it
+            // as an EXCEPTION message.
+            OrApplication::Application(_) => {}
+        }
+    }
+
+    fn size_fields<P: Protocol>(&self, s: &mut StructSizer<P>) {
+        match self {
+            OrApplication::Declared(e) => e.size_fields(s),
+            OrApplication::Application(_) => {}
+        }
+    }
+
+    fn read_field<'de, P: Protocol>(
+        s: &mut StructDecoder<P>,
+        r: &mut Reader<'de>,
+        field: FieldHeader,
+    ) -> Result<Option<Self>> {
+        Ok(E::read_field(s, r, field)?.map(OrApplication::Declared))
+    }
+
+    fn idl_fields(idl: &mut Idl) -> Vec<IdlField> {
+        E::idl_fields(idl)
+    }
+
+    fn as_application_exception(&self) -> Option<&ApplicationException> {
+        match self {
+            OrApplication::Declared(e) => e.as_application_exception(),
+            OrApplication::Application(a) => Some(a),
+        }
+    }
+}
+
 /// How a method's success value sits in its result struct.
 pub trait ReturnField: Sized {
     /// What the handler returns and the client gets: `T`, or `()` for `void`.

@@ -67,7 +67,7 @@ impl TType {
             TType::Stop => "stop",
             TType::Void => "void",
             TType::Bool => "bool",
-            TType::I8 => "byte",
+            TType::I8 => "i8",
             TType::Double => "double",
             TType::I16 => "i16",
             TType::I32 => "i32",

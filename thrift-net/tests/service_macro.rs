@@ -222,3 +222,16 @@ fn the_service_exports_its_idl() {
     assert!(idl.find("struct HelloRequest").unwrap() < idl.find("service HelloService").unwrap());
     assert!(idl.contains("exception HelloError {\n  1: string reason\n}"));
 }
+
+/// An argument's IDL name can differ from its Rust name.
+#[service(name = "Sleeper")]
+trait Sleeper {
+    #[thrift(name = "sleep")]
+    async fn sleep(&self, #[thrift(id = 1, name = "secondsToSleep")] seconds: i32);
+}
+
+#[test]
+fn argument_names_follow_the_name_attribute() {
+    let idl = Idl::new().add_service::<SleeperDefinition>().render();
+    assert_eq!(idl, "service Sleeper {\n  void sleep(1: i32 secondsToSleep)\n}\n");
+}

@@ -13,10 +13,9 @@ use bytes::Bytes;
 use thrift_net::{CallError, Channel};
 
 use crate::handler;
-use crate::services::{
-    MultiExceptionThrows, OrApplication, SecondServiceClient, TestExceptionThrows, ThriftTestClient,
-};
+use crate::services::{MultiExceptionThrows, SecondServiceClient, TestExceptionThrows, ThriftTestClient};
 use crate::types::{Insanity, Numberz, Xception, Xception2, Xtruct, Xtruct2};
+use thrift_core::OrApplication;
 
 /// A base-type method failed.
 pub const BASE_TYPES: u8 = 1;

@@ -6,8 +6,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use thrift_core::{ApplicationException, ApplicationExceptionKind};
 
-use crate::services::{MultiExceptionThrows, OrApplication, SecondService, TestExceptionThrows, ThriftTest};
+use crate::services::{MultiExceptionThrows, SecondService, TestExceptionThrows, ThriftTest};
 use crate::types::{Insanity, Numberz, UserId, Xception, Xception2, Xtruct, Xtruct2};
+use thrift_core::OrApplication;
 
 /// The longest `testOneway` sleeps, whatever it is asked: a hostile caller must not park
 /// handlers for hours.

@@ -18,6 +18,6 @@ pub mod types;
 pub use handler::TestHandler;
 pub use idl::idl;
 pub use services::{
-    MultiExceptionThrows, OrApplication, SecondService, SecondServiceClient, SecondServiceDefinition,
-    SecondServiceServer, TestExceptionThrows, ThriftTest, ThriftTestClient, ThriftTestDefinition, ThriftTestServer,
+    MultiExceptionThrows, SecondService, SecondServiceClient, SecondServiceDefinition, SecondServiceServer,
+    TestExceptionThrows, ThriftTest, ThriftTestClient, ThriftTestDefinition, ThriftTestServer,
 };

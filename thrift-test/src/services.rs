@@ -8,11 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::Bytes;
-use thrift_core::bytes::BufMut;
-use thrift_core::{
-    ApplicationException, Exceptions, FieldHeader, Idl, IdlField, Protocol, Reader, StructDecoder, StructEncoder,
-    StructSizer, ThriftUnion,
-};
+use thrift_core::{OrApplication, ThriftUnion};
 use thrift_net::service;
 
 use crate::types::{Insanity, Numberz, UserId, Xception, Xception2, Xtruct, Xtruct2};
@@ -37,57 +33,6 @@ pub enum MultiExceptionThrows {
     /// `2: Xception2 err2`.
     #[thrift(id = 2, name = "err2")]
     Err2(Xception2),
-}
-
-/// A method's declared exceptions `E`, or a `TApplicationException` for a failure that is
-/// none of them.
-///
-/// `testException("TException")` must fail with something other than its declared
-/// `Xception` (Apache's servers send a `TApplicationException`); with `E` alone a handler
-/// could only throw what the method declares.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrApplication<E> {
-    /// One of the declared exceptions, sent in the result struct.
-    Declared(E),
-    /// Sent as an `EXCEPTION` message instead of a reply.
-    Application(ApplicationException),
-}
-
-impl<E: Exceptions> Exceptions for OrApplication<E> {
-    fn write_fields<P: Protocol, B: BufMut + ?Sized>(&self, s: &mut StructEncoder<'_, P, B>) {
-        match self {
-            OrApplication::Declared(e) => e.write_fields(s),
-            // Never in a result struct: `as_application_exception` makes the server send it
-            // as an EXCEPTION message.
-            OrApplication::Application(_) => {}
-        }
-    }
-
-    fn size_fields<P: Protocol>(&self, s: &mut StructSizer<P>) {
-        match self {
-            OrApplication::Declared(e) => e.size_fields(s),
-            OrApplication::Application(_) => {}
-        }
-    }
-
-    fn read_field<'de, P: Protocol>(
-        s: &mut StructDecoder<P>,
-        r: &mut Reader<'de>,
-        field: FieldHeader,
-    ) -> thrift_core::Result<Option<Self>> {
-        Ok(E::read_field(s, r, field)?.map(OrApplication::Declared))
-    }
-
-    fn idl_fields(idl: &mut Idl) -> Vec<IdlField> {
-        E::idl_fields(idl)
-    }
-
-    fn as_application_exception(&self) -> Option<&ApplicationException> {
-        match self {
-            OrApplication::Declared(e) => e.as_application_exception(),
-            OrApplication::Application(a) => Some(a),
-        }
-    }
 }
 
 /// Apache Thrift's cross-language test service: each method echoes or builds a value the

@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use thrift_conformance::checks::{self, BASE_TYPES, CONTAINERS, EXCEPTIONS, STRUCTS, TIMEOUT, UNKNOWN};
-use thrift_conformance::services::{MultiExceptionThrows, OrApplication, TestExceptionThrows};
+use thrift_conformance::services::{MultiExceptionThrows, TestExceptionThrows};
 use thrift_conformance::types::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
 use thrift_conformance::{
     SecondServiceClient, SecondServiceServer, TestHandler, ThriftTest, ThriftTestClient, ThriftTestServer,
 };
+use thrift_core::OrApplication;
 use thrift_core::{Binary, Compact, Encode, Limits, MessageHeader, MessageType, Protocol};
 use thrift_net::{CallError, Channel, Incoming, Message, ProtocolKind, Reply, Service};
 

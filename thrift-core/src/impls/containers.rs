@@ -94,17 +94,15 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
             let mut out = Vec::with_capacity(len);
-            for _ in 0..len {
-                out.push(T::decode::<P>(r)?);
-            }
+            T::decode_seq::<P>(r, len, &mut out)?;
             Ok(out)
         })
     }
 }
 
-/// Implements the traits for a set type.
+/// Implements `ThriftType` and `Encode` for a set type.
 macro_rules! set {
-    ($set:ident < T $(, $s:ident)? >; [$($extra:tt)*]; $($bound:tt)+) => {
+    ($set:ident < T $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<T: ThriftType, $($extra)*> ThriftType for $set<T $(, $s)?> {
             const TTYPE: TType = TType::Set;
             fn idl_type(idl: &mut Idl) -> String {
@@ -126,28 +124,44 @@ macro_rules! set {
             }
         }
 
-        impl<'de, T: Decode<'de> + $($bound)+, $($extra)*> Decode<'de> for $set<T $(, $s)?> {
-            #[inline]
-            fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
-                nested(r, |r| {
-                    let len = read_list_len::<P>(r, T::TTYPE)?;
-                    let mut out = $set::default();
-                    for _ in 0..len {
-                        out.insert(T::decode::<P>(r)?);
-                    }
-                    Ok(out)
-                })
-            }
-        }
     };
 }
 
-set!(HashSet<T, S>; [S: BuildHasher + Default]; Eq + Hash);
-set!(BTreeSet<T>; []; Ord);
+set!(HashSet<T, S>; [S: BuildHasher + Default]);
+set!(BTreeSet<T>; []);
 
-/// Implements the traits for a map type.
+impl<'de, T: Decode<'de> + Eq + Hash, S: BuildHasher + Default> Decode<'de> for HashSet<T, S> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        nested(r, |r| {
+            let len = read_list_len::<P>(r, T::TTYPE)?;
+            // Sized once: `len` is already bounded by the bytes remaining.
+            let mut out = HashSet::with_capacity_and_hasher(len, S::default());
+            for _ in 0..len {
+                out.insert(T::decode::<P>(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+impl<'de, T: Decode<'de> + Ord> Decode<'de> for BTreeSet<T> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        nested(r, |r| {
+            let len = read_list_len::<P>(r, T::TTYPE)?;
+            // Collected, then built in bulk: `FromIterator` sorts (linear on the sorted
+            // order writers produce) and builds the tree without a search per element.
+            let mut items = Vec::with_capacity(len);
+            T::decode_seq::<P>(r, len, &mut items)?;
+            Ok(items.into_iter().collect())
+        })
+    }
+}
+
+/// Implements `ThriftType` and `Encode` for a map type.
 macro_rules! map {
-    ($map:ident < K, V $(, $s:ident)? >; [$($extra:tt)*]; $($bound:tt)+) => {
+    ($map:ident < K, V $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<K: ThriftType, V: ThriftType, $($extra)*> ThriftType for $map<K, V $(, $s)?> {
             const TTYPE: TType = TType::Map;
             fn idl_type(idl: &mut Idl) -> String {
@@ -173,22 +187,68 @@ macro_rules! map {
             }
         }
 
-        impl<'de, K: Decode<'de> + $($bound)+, V: Decode<'de>, $($extra)*> Decode<'de> for $map<K, V $(, $s)?> {
-            #[inline]
-            fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
-                nested(r, |r| {
-                    let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
-                    let mut out = $map::default();
-                    for _ in 0..len {
-                        let k = K::decode::<P>(r)?;
-                        out.insert(k, V::decode::<P>(r)?);
-                    }
-                    Ok(out)
-                })
-            }
-        }
     };
 }
 
-map!(HashMap<K, V, S>; [S: BuildHasher + Default]; Eq + Hash);
-map!(BTreeMap<K, V>; []; Ord);
+map!(HashMap<K, V, S>; [S: BuildHasher + Default]);
+map!(BTreeMap<K, V>; []);
+
+impl<'de, K: Decode<'de> + Eq + Hash, V: Decode<'de>, S: BuildHasher + Default> Decode<'de> for HashMap<K, V, S> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        nested(r, |r| {
+            let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
+            // Sized once: `len` is already bounded by the bytes remaining.
+            let mut out = HashMap::with_capacity_and_hasher(len, S::default());
+            for _ in 0..len {
+                let k = K::decode::<P>(r)?;
+                out.insert(k, V::decode::<P>(r)?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        nested(r, |r| {
+            let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
+            // Collected, then built in bulk, as for `BTreeSet`. The sort is stable and the
+            // bulk build keeps the last of equal keys, so a repeated key keeps its last
+            // value, as inserting one by one would.
+            let mut entries = Vec::with_capacity(len);
+            for _ in 0..len {
+                let k = K::decode::<P>(r)?;
+                entries.push((k, V::decode::<P>(r)?));
+            }
+            Ok(entries.into_iter().collect())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+    use crate::{Binary, Compact};
+
+    /// A map with a repeated key, as another writer might send: `{1: 10, 1: 20}`.
+    const REPEATED_KEY: [u8; 22] = [8, 8, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0, 20];
+
+    #[test]
+    fn a_repeated_map_key_keeps_its_last_value() {
+        let b: BTreeMap<i32, i32> = crate::from_slice::<Binary, _>(&REPEATED_KEY).unwrap();
+        assert_eq!(b, BTreeMap::from([(1, 20)]));
+        let h: HashMap<i32, i32> = crate::from_slice::<Binary, _>(&REPEATED_KEY).unwrap();
+        assert_eq!(h, HashMap::from([(1, 20)]));
+    }
+
+    #[test]
+    fn sets_decode_unsorted_and_repeated_elements() {
+        // set<i32> {3, 1, 3, 2} in compact: header (4 elements, i32), zigzag varints.
+        let input = [0x45, 6, 2, 6, 4];
+        let s: BTreeSet<i32> = crate::from_slice::<Compact, _>(&input).unwrap();
+        assert_eq!(s.into_iter().collect::<Vec<_>>(), [1, 2, 3]);
+    }
+}

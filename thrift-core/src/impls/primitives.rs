@@ -77,12 +77,54 @@ macro_rules! number {
             fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
                 P::$read(r)
             }
+            #[inline]
+            fn decode_seq<P: Protocol>(r: &mut Reader<'de>, len: usize, out: &mut Vec<Self>) -> Result<()> {
+                <$ty as FixedSeq>::decode_fixed_seq::<P>(r, len, out)
+            }
         }
     };
 }
 
-number!(i8, I8, "byte", write_i8, read_i8, |_v| 1, Some(1));
+number!(i8, I8, "i8", write_i8, read_i8, |_v| 1, Some(1));
 number!(i16, I16, "i16", write_i16, read_i16, |v| P::i16_len(v), P::FIXED_WIDTH_INTEGERS.then_some(2));
 number!(i32, I32, "i32", write_i32, read_i32, |v| P::i32_len(v), P::FIXED_WIDTH_INTEGERS.then_some(4));
 number!(i64, I64, "i64", write_i64, read_i64, |v| P::i64_len(v), P::FIXED_WIDTH_INTEGERS.then_some(8));
 number!(f64, Double, "double", write_double, read_double, |_v| 8, Some(8));
+
+/// Overrides [`Decode::decode_seq`] for a number type with a fixed-width big-endian
+/// encoding in the binary protocol: the run's bytes are bounds-checked once, then
+/// converted in a loop without checks (which the compiler can vectorize).
+macro_rules! fixed_seq {
+    ($ty:ty, $width:literal, |$bytes:ident| $from_be:expr) => {
+        impl FixedSeq for $ty {
+            #[inline]
+            fn decode_fixed_seq<P: Protocol>(r: &mut Reader<'_>, len: usize, out: &mut Vec<Self>) -> Result<()> {
+                // Only the binary protocol has fixed-width integers, and it is big-endian.
+                if !P::FIXED_WIDTH_INTEGERS {
+                    for _ in 0..len {
+                        out.push(<$ty as Decode<'_>>::decode::<P>(r)?);
+                    }
+                    return Ok(());
+                }
+                let run = r.read_slice(len.saturating_mul($width))?;
+                out.extend(run.chunks_exact($width).map(|chunk| {
+                    let mut $bytes = [0u8; $width];
+                    $bytes.copy_from_slice(chunk);
+                    $from_be
+                }));
+                Ok(())
+            }
+        }
+    };
+}
+
+/// The fixed-width path of [`Decode::decode_seq`] for the number types.
+trait FixedSeq: Sized {
+    fn decode_fixed_seq<P: Protocol>(r: &mut Reader<'_>, len: usize, out: &mut Vec<Self>) -> Result<()>;
+}
+
+fixed_seq!(i8, 1, |b| b[0] as i8);
+fixed_seq!(i16, 2, |b| i16::from_be_bytes(b));
+fixed_seq!(i32, 4, |b| i32::from_be_bytes(b));
+fixed_seq!(i64, 8, |b| i64::from_be_bytes(b));
+fixed_seq!(f64, 8, |b| f64::from_bits(u64::from_be_bytes(b)));

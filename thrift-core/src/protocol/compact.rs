@@ -96,33 +96,86 @@ const fn zigzag64(n: i64) -> u64 {
 }
 
 #[inline]
-fn write_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
-    while v >= 0x80 {
-        buf.put_u8(v as u8 | 0x80);
-        v >>= 7;
+fn write_varint<B: BufMut + ?Sized>(buf: &mut B, v: u64) {
+    if v < 0x80 {
+        buf.put_u8(v as u8);
+    } else {
+        write_long_varint(buf, v);
     }
-    buf.put_u8(v as u8);
+}
+
+/// A varint of two bytes or more. The bytes are gathered in a register and written with at
+/// most three fixed-size puts: one put per byte costs a capacity check and a length update
+/// each, which made varints the bulk of compact encoding.
+#[inline]
+fn write_long_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
+    let mut packed = 0u128;
+    let mut len = 0;
+    while v >= 0x80 {
+        packed |= ((v as u8 | 0x80) as u128) << (8 * len);
+        v >>= 7;
+        len += 1;
+    }
+    packed |= (v as u128) << (8 * len);
+    len += 1;
+    if len >= 8 {
+        buf.put_u64_le(packed as u64);
+        packed >>= 64;
+        len -= 8;
+    }
+    if len >= 4 {
+        buf.put_u32_le(packed as u32);
+        packed >>= 32;
+        len -= 4;
+    }
+    if len >= 2 {
+        buf.put_u16_le(packed as u16);
+        packed >>= 16;
+        len -= 2;
+    }
+    if len == 1 {
+        buf.put_u8(packed as u8);
+    }
 }
 
 #[inline]
 const fn varint_len(v: u64) -> usize {
-    // 1 byte per started group of 7 bits; 0 still takes one byte.
+    // 1 byte per started group of 7 bits; 0 still takes one byte. `(bits * 9 + 64) / 64`
+    // is `bits.div_ceil(7)` for 1..=64 bits, with a multiply by 9 (one `lea`) and a shift.
     let bits = 64 - (v | 1).leading_zeros() as usize;
-    bits.div_ceil(7)
+    (bits * 9 + 64) / 64
 }
 
 /// Reads an unsigned varint of at most `max_bytes` bytes.
 #[inline]
 fn read_varint(r: &mut Reader<'_>, max_bytes: usize) -> Result<u64> {
+    // One look at the unread bytes instead of a bounds check per byte.
+    let rest = r.rest();
+    match rest.first() {
+        Some(&b) if b < 0x80 => {
+            r.consume(1);
+            Ok(b as u64)
+        }
+        _ => read_long_varint(r, rest, max_bytes),
+    }
+}
+
+#[inline]
+fn read_long_varint(r: &mut Reader<'_>, rest: &[u8], max_bytes: usize) -> Result<u64> {
     let mut result = 0u64;
-    for i in 0..max_bytes {
-        let b = r.read_u8()?;
+    for (i, &b) in rest.iter().take(max_bytes).enumerate() {
         result |= ((b & 0x7f) as u64) << (7 * i);
         if b & 0x80 == 0 {
+            r.consume(i + 1);
             return Ok(result);
         }
     }
-    Err(r.error_before(max_bytes, ErrorKind::VarintTooLong))
+    if rest.len() < max_bytes {
+        // The input ends inside the varint: report it where the input ends.
+        r.consume(rest.len());
+        return Err(r.error(ErrorKind::Truncated { needed: 1, remaining: 0 }));
+    }
+    Err(r.error(ErrorKind::VarintTooLong))
 }
 
 #[inline]

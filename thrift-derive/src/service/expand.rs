@@ -100,10 +100,10 @@ fn args_struct(names: &Names<'_>, m: &Method) -> TokenStream {
     let idl_name = format!("{}_args", m.name);
     let krate = core.to_string();
     let fields = m.args.iter().map(|a| {
-        let (name, ty, id) = (&a.ident, &a.ty, a.id);
+        let (ident, ty, id, name) = (&a.ident, &a.ty, a.id, &a.name);
         let required = (!a.optional).then(|| quote!(, required));
-        let doc = format!("Argument {id}.");
-        quote!(#[doc = #doc] #[thrift(id = #id #required)] pub #name: #ty)
+        let doc = format!("Argument {id}, `{name}`.");
+        quote!(#[doc = #doc] #[thrift(id = #id, name = #name #required)] pub #ident: #ty)
     });
     let doc = format!("The arguments of `{}`, as the `{}` struct on the wire.", m.name, idl_name);
     quote! {
@@ -255,7 +255,7 @@ fn definition(names: &Names<'_>) -> TokenStream {
         let (method_name, oneway) = (&m.name, m.oneway);
         let (ret, err) = (names.return_field(m), names.error(m));
         let args = m.args.iter().map(|a| {
-            let (id, arg_name) = (a.id, a.ident.to_string());
+            let (id, arg_name) = (a.id, &a.name);
             let ty = &a.ty;
             let value_ty = crate::ast::option_inner(ty).unwrap_or(ty);
             let requiredness = if a.optional { "optional" } else { "" };

@@ -35,6 +35,8 @@ impl ServiceArgs {
 
 pub struct Arg {
     pub ident: Ident,
+    /// The IDL name: `#[thrift(name = "...")]`, else the Rust name.
+    pub name: String,
     /// The declared type (possibly `Option<T>`).
     pub ty: Type,
     pub id: i16,
@@ -162,6 +164,7 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
             cx.error(&lit, format!("duplicate argument id {id}: also used by `{}`", other.ident));
         }
         args.push(Arg {
+            name: member.name.clone().unwrap_or_else(|| pat.ident.to_string().trim_start_matches("r#").to_owned()),
             ident: pat.ident.clone(),
             ty: (*typed.ty).clone(),
             id,
