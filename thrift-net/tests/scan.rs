@@ -4,7 +4,7 @@
 mod common;
 
 use bytes::{Bytes, BytesMut};
-use common::value::{any_chunks, any_msg, cut, Msg, Value};
+use common::value::{any_chunks, any_msg, cut, structural_msg, Msg, Value};
 use proptest::prelude::*;
 use thrift_core::{Binary, Compact, Limits, Protocol, TType};
 use thrift_net::{BufferedCodec, Scan, Scanner};
@@ -140,5 +140,51 @@ proptest! {
             }
         }
         prop_assert_eq!(result, Some(wire.len()));
+    }
+}
+
+/// The scanner's whole answer for `wire` fed in pieces: where it completes, the error it
+/// gives (as displayed: kind, offset, depth, field), or what it last asked for.
+fn outcome<P: Protocol>(wire: &[u8], sizes: &[usize]) -> String {
+    let mut s = Scanner::<P>::default();
+    let mut have = 0;
+    let mut last = String::from("nothing fed");
+    for piece in cut(wire, sizes) {
+        have += piece.len();
+        match s.scan(&wire[..have]) {
+            Ok(Scan::Complete(len)) => return format!("complete at {len}"),
+            Ok(Scan::NeedMore(need)) => last = format!("need {need}"),
+            Err(e) => return format!("error: {e}"),
+        }
+    }
+    last
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// Corrupted messages get the same answer (the end, or the error to its offset, depth
+    /// and field id, or the bytes asked for) whether they arrive whole or a byte at a time.
+    #[test]
+    fn chunking_never_changes_the_answer_on_corrupted_messages(
+        msg in structural_msg(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        cut_at in proptest::option::of(any::<prop::sample::Index>()),
+        compact in any::<bool>(),
+    ) {
+        let mut wire = if compact { msg.encode::<Compact>() } else { msg.encode::<Binary>() };
+        for (at, byte) in edits {
+            let i = at.index(wire.len());
+            wire[i] = byte;
+        }
+        if let Some(at) = cut_at {
+            wire.truncate(at.index(wire.len() + 1));
+        }
+        let (whole, trickled) = if compact {
+            (outcome::<Compact>(&wire, &[wire.len().max(1)]), outcome::<Compact>(&wire, &[1]))
+        } else {
+            (outcome::<Binary>(&wire, &[wire.len().max(1)]), outcome::<Binary>(&wire, &[1]))
+        };
+        prop_assert_eq!(whole, trickled);
     }
 }

@@ -5,19 +5,28 @@
 //! the offset of the first token it has not finished and an explicit stack of the open
 //! structs and containers, so nesting costs no recursion and resuming costs no re-walk.
 //!
-//! Tokens (a field header with its scalar value, a container header, one string) are read
-//! with `thrift-core`'s protocol functions on a [`Reader`] over the buffer. When one runs
-//! past the end of the bytes so far, the core reports how far it needs to go
-//! ([`ErrorKind::Truncated`]); the scanner keeps the token's start and tries it again only once
-//! that many bytes are there. Tokens are a few bytes, except strings, whose bodies are
-//! stepped over by length and never re-read, so a message that trickles in one byte at a time
-//! still costs time linear in its length. Runs of fixed-width elements (binary integers,
-//! doubles, bools, uuids) are stepped over in one jump, and compact varint runs by a tight
-//! loop over their last bytes.
+//! Two paths share that state. The careful path (here) reads one token at a time (a field
+//! header with its scalar value, a container header, one string) with `thrift-core`'s
+//! protocol functions on a [`Reader`]. When a token runs past the end of the bytes so far,
+//! the core reports how far it needs to go ([`ErrorKind::Truncated`]); the scanner keeps the
+//! token's start and tries it again only once that many bytes are there. Tokens are a few
+//! bytes, except strings, whose bodies are stepped over by length and never re-read, so a
+//! message that trickles in one byte at a time still costs time linear in its length.
+//!
+//! The fast path ([`fast`]) runs first each time: tight per-protocol loops that walk every
+//! token that is complete and well-formed (flat structs and containers in place, fixed-width
+//! runs in one jump, varint runs a word at a time) and stop at the first other one, which the
+//! careful path then reads, errors on or waits for. It decides nothing the careful path would
+//! decide differently (a test compares them on corrupted messages), so errors and their
+//! places come from one place.
 //!
 //! Limits apply as the scan goes: depth on every struct or container opened, string and
 //! container lengths when their headers are read, and the message size whenever a declared
 //! length or a missing token says how long the message will be at least.
+
+mod fast;
+#[cfg(test)]
+mod paths_agree;
 
 use std::marker::PhantomData;
 
@@ -97,6 +106,9 @@ pub struct Scanner<P> {
     need: usize,
     in_body: bool,
     examined: u64,
+    /// Tests compare the fast path against the careful path alone.
+    #[cfg(test)]
+    careful_only: bool,
     // fn() -> P: the codec holds no P, so it is Send, Sync and Unpin whatever P is.
     protocol: PhantomData<fn() -> P>,
 }
@@ -110,7 +122,17 @@ impl<P: Protocol> Default for Scanner<P> {
 impl<P: Protocol> Scanner<P> {
     /// A scanner applying `limits` (depth, string, container and message lengths).
     pub fn new(limits: Limits) -> Self {
-        Scanner { limits, stack: Vec::new(), pos: 0, need: 0, in_body: false, examined: 0, protocol: PhantomData }
+        Scanner {
+            limits,
+            stack: Vec::new(),
+            pos: 0,
+            need: 0,
+            in_body: false,
+            examined: 0,
+            #[cfg(test)]
+            careful_only: false,
+            protocol: PhantomData,
+        }
     }
 
     /// The limits in force.
@@ -209,7 +231,23 @@ impl<P: Protocol> Scanner<P> {
             self.in_body = true;
             self.open(Frame::Struct { last_id: 0, any: false }, None)?;
         }
-        while let Some(&top) = self.stack.last() {
+        loop {
+            // The fast path takes every complete, well-formed token it can; the careful path
+            // below takes the one it stopped at, then hands back.
+            #[cfg(test)]
+            let to = if self.careful_only {
+                self.pos
+            } else {
+                fast::walk::<P>(buf, self.pos, &mut self.stack, &self.limits)
+            };
+            #[cfg(not(test))]
+            let to = fast::walk::<P>(buf, self.pos, &mut self.stack, &self.limits);
+            if to > self.pos {
+                // `to` is within the buffer: the fast path only passes bytes that are there.
+                let _ = r.advance(to - self.pos);
+                self.pos = to;
+            }
+            let Some(&top) = self.stack.last() else { break };
             match top {
                 Frame::Struct { last_id, .. } => self.field(&mut r, last_id, buf.len())?,
                 Frame::Elems { elem, left } => self.elems(&mut r, elem, left, buf.len())?,
@@ -276,10 +314,12 @@ impl<P: Protocol> Scanner<P> {
         }
         if let Some(max_bytes) = varint_max_bytes::<P>(elem) {
             let rest = r.rest();
-            let (walked, still) = skip_varints(rest, left, max_bytes).map_err(|at| {
+            let (walked, still, too_long) = skip_varints(rest, left, max_bytes);
+            if too_long {
                 let kind = TransportErrorKind::Protocol { what: "list element", kind: ErrorKind::VarintTooLong };
-                Halt::Fail(self.locate(TransportError::new(Phase::SkipDecoder, kind).at(self.pos + at), None))
-            })?;
+                let e = TransportError::new(Phase::SkipDecoder, kind).at(self.pos + walked);
+                return Err(Halt::Fail(self.locate(e, None)));
+            }
             let _ = r.advance(walked);
             self.pos = r.position();
             self.set_left(still);
@@ -533,11 +573,44 @@ fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
 }
 
 /// Steps over up to `left` varints at the start of `bytes`: returns the bytes taken by the
-/// complete ones and how many are still to come, or the offset of one longer than `max_bytes`.
+/// complete ones, how many are still to come, and whether the next one is longer than
+/// `max_bytes` (an error).
+///
+/// Eight bytes at a time while it can: a varint ends at each byte with its high bit clear,
+/// so a word holds as many varint ends as such bytes, counted without a branch per byte
+/// (which would mispredict on every change of length). Words that could hold a varint too
+/// long, or the list's end, go byte by byte.
 #[inline]
-fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> Result<(usize, usize), usize> {
+fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // `start`: the end of the last complete varint; `i`: the next byte to look at.
     let mut start = 0;
     let mut i = 0;
+    while left > 0 {
+        let Some(Ok(word)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) else { break };
+        let word = u64::from_le_bytes(word);
+        let ends = !word & HIGH;
+        // A run of continuation bytes as long as the limit may be an error: let the byte
+        // loop decide (it may also be past the list's end, which the byte loop ignores).
+        if ends == 0
+            || (i - start) + (ends.trailing_zeros() / 8) as usize >= max_bytes
+            || (max_bytes < 8 && has_run(word & HIGH, max_bytes))
+        {
+            break;
+        }
+        let n = ends.count_ones() as usize;
+        if n >= left {
+            // The list ends in this word, at its `left`-th varint end.
+            let mut last = ends;
+            for _ in 1..left {
+                last &= last - 1;
+            }
+            return (i + (last.trailing_zeros() / 8) as usize + 1, 0, false);
+        }
+        left -= n;
+        start = i + 8 - (ends.leading_zeros() / 8) as usize;
+        i += 8;
+    }
     while left > 0 {
         let Some(&b) = bytes.get(i) else { break };
         i += 1;
@@ -545,10 +618,20 @@ fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> Result<(usiz
             left -= 1;
             start = i;
         } else if i - start >= max_bytes {
-            return Err(start);
+            return (start, left, true);
         }
     }
-    Ok((start, left))
+    (start, left, false)
+}
+
+/// Whether `flags` (the high bit of each byte) holds `run` consecutive set bytes.
+#[inline]
+fn has_run(flags: u64, run: usize) -> bool {
+    let mut all = flags;
+    for k in 1..run {
+        all &= flags >> (8 * k);
+    }
+    all != 0
 }
 
 /// A declared element type that can be walked: any real type but STOP and VOID.
@@ -564,13 +647,42 @@ fn walkable(declared: Result<TType, u8>) -> Result<TType, u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Just;
 
     #[test]
     fn skip_varints_counts_terminators_and_rejects_long_ones() {
-        assert_eq!(skip_varints(&[0x01, 0x80, 0x01, 0x7f], 3, 5), Ok((4, 0)));
-        assert_eq!(skip_varints(&[0x01, 0x80], 3, 5), Ok((1, 2)));
-        assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80], 2, 3), Err(1));
-        assert_eq!(skip_varints(&[], 1, 3), Ok((0, 1)));
+        assert_eq!(skip_varints(&[0x01, 0x80, 0x01, 0x7f], 3, 5), (4, 0, false));
+        assert_eq!(skip_varints(&[0x01, 0x80], 3, 5), (1, 2, false));
+        assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80], 2, 3), (1, 1, true));
+        assert_eq!(skip_varints(&[], 1, 3), (0, 1, false));
+    }
+
+    /// The byte-at-a-time definition the word-at-a-time `skip_varints` must match.
+    fn skip_varints_bytewise(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
+        let (mut start, mut i) = (0, 0);
+        while left > 0 {
+            let Some(&b) = bytes.get(i) else { break };
+            i += 1;
+            if b & 0x80 == 0 {
+                left -= 1;
+                start = i;
+            } else if i - start >= max_bytes {
+                return (start, left, true);
+            }
+        }
+        (start, left, false)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn skip_varints_by_words_matches_bytewise(
+            // Mostly short varints with runs of continuation bytes of every length.
+            bytes in proptest::collection::vec(proptest::prop_oneof![3 => 0u8..0x80, 2 => 0x80u8..=0xff], 0..120),
+            left in 0usize..100,
+            max in proptest::prop_oneof![Just(3usize), Just(5usize), Just(10usize)],
+        ) {
+            proptest::prop_assert_eq!(skip_varints(&bytes, left, max), skip_varints_bytewise(&bytes, left, max));
+        }
     }
 
     #[test]

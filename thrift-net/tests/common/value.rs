@@ -261,6 +261,12 @@ pub fn any_ty() -> impl Strategy<Value = Ty> {
 
 /// A value of type `ty`.
 pub fn value_of(ty: &Ty) -> BoxedStrategy<Value> {
+    value_sized(ty, true)
+}
+
+/// A value of type `ty`, with long strings sometimes when `long` (else all short, so that
+/// most bytes are structure).
+pub fn value_sized(ty: &Ty, long: bool) -> BoxedStrategy<Value> {
     match ty {
         Ty::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
         Ty::I8 => any::<i8>().prop_map(Value::I8).boxed(),
@@ -268,6 +274,7 @@ pub fn value_of(ty: &Ty) -> BoxedStrategy<Value> {
         Ty::I32 => any::<i32>().prop_map(Value::I32).boxed(),
         Ty::I64 => any::<i64>().prop_map(Value::I64).boxed(),
         Ty::Double => any::<f64>().prop_map(|d| Value::Double(d.to_bits())).boxed(),
+        Ty::Str if !long => vec(any::<u8>(), 0..4).prop_map(Value::Str).boxed(),
         Ty::Str => {
             prop_oneof![8 => vec(any::<u8>(), 0..24), 1 => vec(any::<u8>(), 100..3000)].prop_map(Value::Str).boxed()
         }
@@ -276,22 +283,22 @@ pub fn value_of(ty: &Ty) -> BoxedStrategy<Value> {
             .iter()
             .map(|(id, t)| {
                 let id = *id;
-                value_of(t).prop_map(move |v| (id, v))
+                value_sized(t, long).prop_map(move |v| (id, v))
             })
             .collect::<Vec<_>>()
             .prop_map(Value::Struct)
             .boxed(),
         Ty::List(t) => {
             let tt = t.ttype();
-            vec(value_of(t), 0..20).prop_map(move |vs| Value::List(tt, vs)).boxed()
+            vec(value_sized(t, long), 0..20).prop_map(move |vs| Value::List(tt, vs)).boxed()
         }
         Ty::Set(t) => {
             let tt = t.ttype();
-            vec(value_of(t), 0..6).prop_map(move |vs| Value::Set(tt, vs)).boxed()
+            vec(value_sized(t, long), 0..6).prop_map(move |vs| Value::Set(tt, vs)).boxed()
         }
         Ty::Map(k, v) => {
             let (kt, vt) = (k.ttype(), v.ttype());
-            vec((value_of(k), value_of(v)), 0..6).prop_map(move |es| Value::Map(kt, vt, es)).boxed()
+            vec((value_sized(k, long), value_sized(v, long)), 0..6).prop_map(move |es| Value::Map(kt, vt, es)).boxed()
         }
     }
 }
@@ -299,6 +306,17 @@ pub fn value_of(ty: &Ty) -> BoxedStrategy<Value> {
 /// A struct body of any shape.
 pub fn any_body() -> impl Strategy<Value = Value> {
     struct_ty(any_ty()).prop_flat_map(|ty| value_of(&ty))
+}
+
+/// A message whose bytes are mostly structure (short strings, short name).
+pub fn structural_msg() -> impl Strategy<Value = Msg> {
+    let body = struct_ty(any_ty()).prop_flat_map(|ty| value_sized(&ty, false));
+    ("[a-z]{1,3}", any::<i32>(), body).prop_map(|(name, seqid, body)| Msg {
+        name,
+        kind: MessageType::Call,
+        seqid,
+        body,
+    })
 }
 
 /// A whole message: a method name, any message type and sequence id, any struct body.
