@@ -139,13 +139,6 @@ impl<'de> Reader<'de> {
         self.read_slice(len).map(|_| ())
     }
 
-    /// Moves past `len` bytes already examined through [`Reader::rest`] (so known to be
-    /// there; clamped to the end all the same).
-    #[inline]
-    pub(crate) fn consume(&mut self, len: usize) {
-        self.pos = (self.pos + len).min(self.buf.len());
-    }
-
     /// `slice` (which must come from this reader's input) as a `Bytes` sharing the input
     /// buffer when the reader was built over `Bytes`, otherwise copied.
     #[inline]

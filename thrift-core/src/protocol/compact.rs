@@ -96,46 +96,15 @@ const fn zigzag64(n: i64) -> u64 {
 }
 
 #[inline]
-fn write_varint<B: BufMut + ?Sized>(buf: &mut B, v: u64) {
-    if v < 0x80 {
-        buf.put_u8(v as u8);
-    } else {
-        write_long_varint(buf, v);
-    }
-}
-
-/// A varint of two bytes or more. The bytes are gathered in a register and written with at
-/// most three fixed-size puts: one put per byte costs a capacity check and a length update
-/// each, which made varints the bulk of compact encoding.
-#[inline]
-fn write_long_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
-    let mut packed = 0u128;
-    let mut len = 0;
+fn write_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
+    // One put per byte. Measured against gathering the bytes first and writing them with
+    // fewer, wider puts: on values of mixed lengths the jump on the length costs as much as
+    // the loop's exit, and this form inlines best.
     while v >= 0x80 {
-        packed |= ((v as u8 | 0x80) as u128) << (8 * len);
+        buf.put_u8(v as u8 | 0x80);
         v >>= 7;
-        len += 1;
     }
-    packed |= (v as u128) << (8 * len);
-    len += 1;
-    if len >= 8 {
-        buf.put_u64_le(packed as u64);
-        packed >>= 64;
-        len -= 8;
-    }
-    if len >= 4 {
-        buf.put_u32_le(packed as u32);
-        packed >>= 32;
-        len -= 4;
-    }
-    if len >= 2 {
-        buf.put_u16_le(packed as u16);
-        packed >>= 16;
-        len -= 2;
-    }
-    if len == 1 {
-        buf.put_u8(packed as u8);
-    }
+    buf.put_u8(v as u8);
 }
 
 #[inline]
@@ -149,33 +118,17 @@ const fn varint_len(v: u64) -> usize {
 /// Reads an unsigned varint of at most `max_bytes` bytes.
 #[inline]
 fn read_varint(r: &mut Reader<'_>, max_bytes: usize) -> Result<u64> {
-    // One look at the unread bytes instead of a bounds check per byte.
-    let rest = r.rest();
-    match rest.first() {
-        Some(&b) if b < 0x80 => {
-            r.consume(1);
-            Ok(b as u64)
-        }
-        _ => read_long_varint(r, rest, max_bytes),
-    }
-}
-
-#[inline]
-fn read_long_varint(r: &mut Reader<'_>, rest: &[u8], max_bytes: usize) -> Result<u64> {
+    // Byte by byte: measured against reading eight bytes at once and finding the end
+    // with a mask, which was slower on values of mixed lengths.
     let mut result = 0u64;
-    for (i, &b) in rest.iter().take(max_bytes).enumerate() {
+    for i in 0..max_bytes {
+        let b = r.read_u8()?;
         result |= ((b & 0x7f) as u64) << (7 * i);
         if b & 0x80 == 0 {
-            r.consume(i + 1);
             return Ok(result);
         }
     }
-    if rest.len() < max_bytes {
-        // The input ends inside the varint: report it where the input ends.
-        r.consume(rest.len());
-        return Err(r.error(ErrorKind::Truncated { needed: 1, remaining: 0 }));
-    }
-    Err(r.error(ErrorKind::VarintTooLong))
+    Err(r.error_before(max_bytes, ErrorKind::VarintTooLong))
 }
 
 #[inline]
@@ -429,5 +382,81 @@ impl Protocol for Compact {
         let name = Self::read_binary(r)?;
         let name = read_name(r, name)?;
         Ok(MessageHeader { name, kind, seqid })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain definition of a varint, one byte per 7-bit group.
+    fn reference(mut v: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+        out
+    }
+
+    /// Every length boundary (2^k - 1, 2^k, 2^k + 1) and a spread of other values.
+    fn samples() -> impl Iterator<Item = u64> {
+        let edges = (0..64).flat_map(|k| {
+            let p = 1u64 << k;
+            [p - 1, p, p + 1]
+        });
+        let spread =
+            (0..64u32).flat_map(|k| [0x5555_5555_5555_5555u64 >> k, u64::MAX >> k, 0xdead_beef_cafe_f00d >> k]);
+        edges.chain(spread).chain([u64::MAX, u64::MAX - 1])
+    }
+
+    #[test]
+    fn varints_match_the_byte_by_byte_definition() {
+        for v in samples() {
+            let mut buf = Vec::new();
+            write_varint(&mut buf, v);
+            assert_eq!(buf, reference(v), "{v:#x}");
+            assert_eq!(varint_len(v), buf.len(), "{v:#x}");
+            let mut r = Reader::new(&buf);
+            assert_eq!(read_varint(&mut r, 10).unwrap(), v, "{v:#x}");
+            assert!(r.is_empty());
+        }
+    }
+
+    #[test]
+    fn varints_followed_by_more_input_read_only_their_bytes() {
+        for v in samples() {
+            let mut buf = reference(v);
+            let len = buf.len();
+            buf.extend_from_slice(&[0xff; 12]);
+            let mut r = Reader::new(&buf);
+            assert_eq!(read_varint(&mut r, 10).unwrap(), v, "{v:#x}");
+            assert_eq!(r.position(), len, "{v:#x}");
+        }
+    }
+
+    #[test]
+    fn a_varint_longer_than_its_type_allows_is_an_error() {
+        // i32 allows five bytes; six, with or without more input behind them, is too long.
+        let six = reference(1 << 35);
+        for tail in [&[][..], &[0u8; 8]] {
+            let input = [&six[..], tail].concat();
+            let err = read_varint(&mut Reader::new(&input), 5).unwrap_err();
+            assert_eq!((err.kind(), err.offset()), (&ErrorKind::VarintTooLong, Some(0)));
+        }
+        // Ten continuation bytes never end.
+        let err = read_varint(&mut Reader::new(&[0x80; 12]), 10).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::VarintTooLong);
+    }
+
+    #[test]
+    fn a_varint_cut_short_is_truncated_at_the_end_of_the_input() {
+        let whole = reference(u64::MAX);
+        for cut in 0..whole.len() {
+            let mut r = Reader::new(&whole[..cut]);
+            let err = read_varint(&mut r, 10).unwrap_err();
+            assert_eq!((err.kind(), err.offset()), (&ErrorKind::Truncated { needed: 1, remaining: 0 }, Some(cut)));
+        }
     }
 }
