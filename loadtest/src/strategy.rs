@@ -1,0 +1,142 @@
+//! The strategies as callers: each makes one `sayHello` call its own way.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use thrift_net::{CallError, Client, ClientConfig, TransportError, TransportErrorKind};
+use tokio::sync::Mutex;
+
+use crate::hello::{is_answer, HelloRequest, HelloServiceClient};
+use crate::options::Strategy;
+
+/// Why one call failed, as the report counts it: a short, stable label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// `connect: AddrNotAvailable`, `io: ConnectionReset`, `timeout`, `wrong reply`...
+    pub kind: String,
+    /// Whether the failure was opening a connection: the caller backs off a moment rather
+    /// than spin on a machine out of ports.
+    pub connecting: bool,
+}
+
+impl Failure {
+    fn call(e: CallError) -> Failure {
+        let kind = match e {
+            CallError::Transport(e) => transport_label("io", &e),
+            CallError::Timeout(_) => "timeout".into(),
+            CallError::Unavailable(_) => "unavailable".into(),
+            CallError::Application(e) => format!("application: {:?}", e.kind),
+            CallError::Protocol(_) => "undecodable reply".into(),
+            // Non-exhaustive: a variant added later still gets a label.
+            other => format!("other: {other}"),
+        };
+        Failure { kind, connecting: false }
+    }
+
+    fn connect(e: &TransportError) -> Failure {
+        Failure { kind: transport_label("connect", e), connecting: true }
+    }
+}
+
+/// `PREFIX: IoErrorKind` for socket errors (the seed's "Address already in use" shows up
+/// as `connect: AddrInUse` or `connect: AddrNotAvailable`), the phase otherwise.
+fn transport_label(prefix: &str, e: &TransportError) -> String {
+    match e.kind() {
+        TransportErrorKind::Io(io) => format!("{prefix}: {:?}", io.kind()),
+        _ => format!("{prefix}: {}", e.phase()),
+    }
+}
+
+/// One strategy, set up against one server: it makes calls and counts connections.
+pub enum Caller {
+    /// A connection per call.
+    PerCall {
+        /// The server.
+        addr: SocketAddr,
+        /// Each connection's settings.
+        config: ClientConfig,
+        /// Connections opened so far.
+        opened: AtomicU64,
+    },
+    /// One connection, one call at a time.
+    Mutex(Mutex<HelloServiceClient<Client>>),
+    /// One connection, every call at once.
+    Pipelined(HelloServiceClient<Client>),
+}
+
+impl Caller {
+    /// Sets `strategy` up against `addr`: opens the shared connection of the strategies
+    /// that have one.
+    ///
+    /// # Errors
+    /// When that connection cannot be opened.
+    pub async fn new(
+        strategy: Strategy,
+        addr: SocketAddr,
+        config: ClientConfig,
+        _concurrency: usize,
+        _pool_size: Option<usize>,
+    ) -> Result<Caller, Failure> {
+        Ok(match strategy {
+            Strategy::PerCall => Caller::PerCall { addr, config, opened: AtomicU64::new(0) },
+            Strategy::Mutex => {
+                let client = Client::connect(addr, config).await.map_err(|e| Failure::connect(&e))?;
+                Caller::Mutex(Mutex::new(HelloServiceClient::new(client)))
+            }
+            Strategy::Pipelined => {
+                let client = Client::connect(addr, config).await.map_err(|e| Failure::connect(&e))?;
+                Caller::Pipelined(HelloServiceClient::new(client))
+            }
+        })
+    }
+
+    /// Makes one call of `req` and checks the reply answers it.
+    ///
+    /// # Errors
+    /// The call's failure, labelled.
+    pub async fn call(&self, req: &HelloRequest) -> Result<(), Failure> {
+        let reply = match self {
+            Caller::PerCall { addr, config, opened } => {
+                let client = Client::connect(addr, config.clone()).await.map_err(|e| Failure::connect(&e))?;
+                opened.fetch_add(1, Relaxed);
+                let reply = HelloServiceClient::new(client.clone()).say_hello(req.clone()).await;
+                // Closed by us, as the seed's `transport.close()`: this side keeps the
+                // TIME_WAIT, which is what exhausts a busy client's ports.
+                client.close();
+                reply
+            }
+            Caller::Mutex(client) => {
+                let client = client.lock().await;
+                client.say_hello(req.clone()).await
+            }
+            Caller::Pipelined(client) => client.say_hello(req.clone()).await,
+        };
+        let reply = reply.map_err(Failure::call)?;
+        if is_answer(req, &reply) {
+            Ok(())
+        } else {
+            Err(Failure { kind: "wrong reply".into(), connecting: false })
+        }
+    }
+
+    /// Closes the strategy's connections.
+    pub fn close(&self) {
+        match self {
+            Caller::PerCall { .. } => {}
+            Caller::Mutex(client) => {
+                if let Ok(client) = client.try_lock() {
+                    client.channel().close();
+                }
+            }
+            Caller::Pipelined(client) => client.channel().close(),
+        }
+    }
+
+    /// Connections this strategy opened so far.
+    pub fn connections_opened(&self) -> u64 {
+        match self {
+            Caller::PerCall { opened, .. } => opened.load(Relaxed),
+            Caller::Mutex(_) | Caller::Pipelined(_) => 1,
+        }
+    }
+}
