@@ -30,7 +30,7 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<(), Box<dyn std::error:
     let mut strategies: Vec<Strategy> = report.cells.iter().map(|c| c.strategy).collect();
     strategies.sort_unstable();
     strategies.dedup();
-    let max_qps = report.cells.iter().map(|c| c.qps).fold(1.0, f64::max) * 1.15;
+    let max_qps = report.cells.iter().map(|c| c.stats.qps).fold(1.0, f64::max) * 1.15;
 
     let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -78,7 +78,7 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<(), Box<dyn std::error:
             .filter_map(|(li, &level)| {
                 let cell = report.cell(strategy, level)?;
                 let x0 = li as f64 + 0.1 + si as f64 * width;
-                Some(Rectangle::new([(x0, 0.0), (x0 + width * 0.9, cell.qps)], color(strategy).filled()))
+                Some(Rectangle::new([(x0, 0.0), (x0 + width * 0.9, cell.stats.qps)], color(strategy).filled()))
             })
             .collect();
         chart
@@ -91,8 +91,12 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<(), Box<dyn std::error:
             .filter_map(|(li, &level)| {
                 let cell = report.cell(strategy, level)?;
                 let x0 = li as f64 + 0.1 + si as f64 * width;
-                let text = if cell.calls == 0 { "no calls".to_string() } else { format!("p99 {} µs", cell.p99_us) };
-                Some(Text::new(text, (x0, cell.qps + max_qps * 0.02), ("sans-serif", 11).into_font()))
+                let text = if cell.stats.calls == 0 {
+                    "no calls".to_string()
+                } else {
+                    format!("p99 {} µs", cell.stats.p99_us)
+                };
+                Some(Text::new(text, (x0, cell.stats.qps + max_qps * 0.02), ("sans-serif", 11).into_font()))
             })
             .collect();
         chart.draw_series(labels)?;

@@ -21,12 +21,14 @@
 //! ```
 
 pub mod chart;
+pub mod drive;
 pub mod hello;
 pub mod options;
 pub mod report;
 pub mod run;
 pub mod strategy;
 
+pub use drive::{drive, histogram, Failure, Load, Stats, Timing};
 pub use options::{Options, Payload, ProtocolFlag, Strategy, TransportFlag};
 pub use report::{CellResult, Report, RunInfo};
 pub use run::{run, run_cell, serve, start_server, CellSettings};

@@ -1,10 +1,10 @@
 //! What a run measured, as a table for people and JSON for machines.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::drive::Stats;
 use crate::options::{Payload, ProtocolFlag, Strategy, TransportFlag};
 
 /// One strategy at one concurrency level.
@@ -14,34 +14,13 @@ pub struct CellResult {
     pub strategy: Strategy,
     /// Concurrent callers.
     pub concurrency: usize,
-    /// Calls answered correctly in the measured part of the cell.
-    pub calls: u64,
-    /// Seconds measured (the warm-up excluded; shorter when the per-call strategy hit its
-    /// connection cap).
-    pub seconds: f64,
-    /// `calls / seconds`.
-    pub qps: f64,
-    /// Latency percentiles of the correct calls, in microseconds.
-    pub p50_us: u64,
-    /// 99th percentile, µs.
-    pub p99_us: u64,
-    /// 99.9th percentile, µs.
-    pub p999_us: u64,
-    /// The slowest call, µs.
-    pub max_us: u64,
-    /// Failed calls by kind (`connect: AddrNotAvailable`, `timeout`...), measured part only.
-    pub errors: BTreeMap<String, u64>,
+    /// What was measured.
+    #[serde(flatten)]
+    pub stats: Stats,
     /// Connections the strategy opened over the whole cell, warm-up included.
     pub connections_opened: u64,
     /// Whether the cell ended early at the per-call connection cap.
     pub capped: bool,
-}
-
-impl CellResult {
-    /// Failed calls of every kind.
-    pub fn error_count(&self) -> u64 {
-        self.errors.values().sum()
-    }
 }
 
 /// The settings a run used, repeated in its report.
@@ -97,22 +76,23 @@ impl Report {
             .cells
             .iter()
             .map(|c| {
-                let per_call = self.cell(Strategy::PerCall, c.concurrency).filter(|p| p.qps > 0.0);
-                let ratio = per_call.map_or_else(|| "-".into(), |p| format!("{:.1}×", c.qps / p.qps));
-                let errors = if c.errors.is_empty() {
+                let per_call = self.cell(Strategy::PerCall, c.concurrency).filter(|p| p.stats.qps > 0.0);
+                let ratio = per_call.map_or_else(|| "-".into(), |p| format!("{:.1}×", c.stats.qps / p.stats.qps));
+                let c_stats = &c.stats;
+                let errors = if c_stats.errors.is_empty() {
                     "0".to_string()
                 } else {
-                    c.errors.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
+                    c_stats.errors.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
                 };
                 let conns = format!("{}{}", c.connections_opened, if c.capped { " (cap)" } else { "" });
                 [
                     c.strategy.name().to_string(),
                     c.concurrency.to_string(),
-                    format!("{:.0}", c.qps),
+                    format!("{:.0}", c_stats.qps),
                     ratio,
-                    c.p50_us.to_string(),
-                    c.p99_us.to_string(),
-                    c.p999_us.to_string(),
+                    c_stats.p50_us.to_string(),
+                    c_stats.p99_us.to_string(),
+                    c_stats.p999_us.to_string(),
                     conns,
                     errors,
                 ]

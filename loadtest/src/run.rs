@@ -1,26 +1,22 @@
-//! Running the cells: callers as tokio tasks, a warm-up, a measured window, a histogram per
-//! task merged at the end, and the in-process server on a runtime of its own.
+//! Running the cells: each strategy set up and driven in turn, with a progress bar, against
+//! a server given by address or one started in-process on a runtime of its own.
 
-use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hdrhistogram::Histogram;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use thrift_net::{ClientConfig, Server, ServerHandle};
 use tokio::runtime::Runtime;
-use tokio::task::JoinSet;
 
+use crate::drive::{drive, Failure, Load, Stats, Timing};
 use crate::hello::{Greeter, HelloRequest, HelloServiceServer};
 use crate::options::{Options, Payload, Strategy};
 use crate::report::{CellResult, Report, RunInfo};
 use crate::strategy::Caller;
 
-/// The slowest latency the histograms hold, in µs; slower calls are recorded as this.
-const MAX_LATENCY_US: u64 = 120_000_000;
 /// How often the progress bar is refreshed.
 const TICK: Duration = Duration::from_millis(200);
 
@@ -58,16 +54,22 @@ impl CellSettings {
     }
 }
 
-/// What one caller task measured.
-struct TaskOutcome {
-    latencies: Histogram<u64>,
-    errors: BTreeMap<String, u64>,
-    last_done: Option<Instant>,
+/// One strategy's caller and the request it sends: a [`Load`].
+struct StrategyLoad {
+    caller: Caller,
+    request: HelloRequest,
+    strategy: Strategy,
+    max_connections: u64,
 }
 
-fn histogram() -> Histogram<u64> {
-    // Three significant figures from 1 µs to two minutes: a few tens of KB.
-    Histogram::new_with_bounds(1, MAX_LATENCY_US, 3).expect("constant, valid histogram bounds")
+impl Load for StrategyLoad {
+    async fn call(&self) -> Result<(), Failure> {
+        self.caller.call(&self.request).await
+    }
+
+    fn exhausted(&self) -> bool {
+        self.strategy == Strategy::PerCall && self.caller.connections_opened() >= self.max_connections
+    }
 }
 
 /// Runs `strategy` with `concurrency` callers against `addr` for the cell's duration and
@@ -79,126 +81,27 @@ pub async fn run_cell(
     settings: &CellSettings,
     live: Arc<AtomicU64>,
 ) -> CellResult {
-    let mut result = CellResult {
-        strategy,
-        concurrency,
-        calls: 0,
-        seconds: 0.0,
-        qps: 0.0,
-        p50_us: 0,
-        p99_us: 0,
-        p999_us: 0,
-        max_us: 0,
-        errors: BTreeMap::new(),
-        connections_opened: 0,
-        capped: false,
-    };
+    let mut result =
+        CellResult { strategy, concurrency, stats: Stats::default(), connections_opened: 0, capped: false };
     let caller = match Caller::new(strategy, addr, settings.client.clone(), concurrency, settings.pool_size).await {
-        Ok(caller) => Arc::new(caller),
+        Ok(caller) => caller,
         Err(failure) => {
-            result.errors.insert(format!("setup: {}", failure.kind), 1);
+            result.stats.errors.insert(format!("setup: {}", failure.kind), 1);
             return result;
         }
     };
     let request = HelloRequest { name: "Jonny".into(), message: settings.payload.message() };
-    let started = Instant::now();
-    let measure_from = started + settings.warmup;
-    let end = started + settings.duration;
-
-    let mut tasks = JoinSet::new();
-    for _ in 0..concurrency {
-        let (caller, request, live) = (caller.clone(), request.clone(), live.clone());
-        let cap = settings.max_connections;
-        tasks.spawn(async move {
-            let mut out = TaskOutcome { latencies: histogram(), errors: BTreeMap::new(), last_done: None };
-            let mut capped = false;
-            loop {
-                if strategy == Strategy::PerCall && caller.connections_opened() >= cap {
-                    capped = true;
-                    break;
-                }
-                let sent = Instant::now();
-                if sent >= end {
-                    break;
-                }
-                let outcome = caller.call(&request).await;
-                let done = Instant::now();
-                if done > end {
-                    break;
-                }
-                let measured = done >= measure_from;
-                match outcome {
-                    Ok(()) if measured => {
-                        let us = (done - sent).as_micros().min(u128::from(MAX_LATENCY_US)) as u64;
-                        out.latencies.saturating_record(us.max(1));
-                        out.last_done = Some(done);
-                        live.fetch_add(1, Relaxed);
-                    }
-                    Ok(()) => {}
-                    Err(failure) => {
-                        if measured {
-                            *out.errors.entry(failure.kind).or_insert(0) += 1;
-                            out.last_done = Some(done);
-                        }
-                        // Out of ports or refused: don't spin on the error.
-                        if failure.connecting {
-                            tokio::time::sleep(Duration::from_millis(1)).await;
-                        }
-                    }
-                }
-            }
-            (out, capped)
-        });
-    }
-
-    // Every task stops at `end` but for one call, which its timeouts bound; past that
-    // (twice over, for connect plus call), the stragglers are abandoned.
-    let call_bound = settings.client.call_timeout.unwrap_or(Duration::from_secs(30));
-    let give_up = end + call_bound * 2 + Duration::from_secs(1);
-    let mut latencies = histogram();
-    let mut last_done: Option<Instant> = None;
-    loop {
-        let next = tokio::time::timeout_at(give_up.into(), tasks.join_next()).await;
-        match next {
-            Ok(Some(Ok((out, capped)))) => {
-                // Same bounds on both sides: adding cannot fail.
-                let _ = latencies.add(&out.latencies);
-                for (kind, n) in out.errors {
-                    *result.errors.entry(kind).or_insert(0) += n;
-                }
-                last_done = last_done.max(out.last_done);
-                result.capped |= capped;
-            }
-            Ok(Some(Err(e))) => {
-                *result.errors.entry(format!("caller task: {e}")).or_insert(0) += 1;
-            }
-            Ok(None) => break,
-            Err(_) => {
-                let stuck = tasks.len() as u64;
-                tasks.abort_all();
-                *result.errors.entry("stuck past the call timeout".into()).or_insert(0) += stuck;
-                break;
-            }
-        }
-    }
-
-    // A capped cell ran until its last completed call, not to the end of its time.
-    let measured_until = match (result.capped, last_done) {
-        (true, Some(t)) => t.min(end),
-        _ => end,
+    let load = Arc::new(StrategyLoad { caller, request, strategy, max_connections: settings.max_connections });
+    let timing = Timing {
+        duration: settings.duration,
+        warmup: settings.warmup,
+        call_bound: settings.client.call_timeout.unwrap_or(Duration::from_secs(30)),
     };
-    let seconds = measured_until.saturating_duration_since(measure_from).as_secs_f64();
-    result.calls = latencies.len();
-    result.seconds = seconds;
-    result.qps = if seconds > 0.0 { result.calls as f64 / seconds } else { 0.0 };
-    if result.calls > 0 {
-        result.p50_us = latencies.value_at_quantile(0.50);
-        result.p99_us = latencies.value_at_quantile(0.99);
-        result.p999_us = latencies.value_at_quantile(0.999);
-        result.max_us = latencies.max();
-    }
-    result.connections_opened = caller.connections_opened();
-    caller.close();
+    let (stats, capped) = drive(load.clone(), concurrency, timing, live).await;
+    result.stats = stats;
+    result.capped = capped;
+    result.connections_opened = load.caller.connections_opened();
+    load.caller.close();
     result
 }
 
@@ -301,9 +204,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
         });
         progress.println(format!(
             "{label}: {:.0} QPS, p99 {} µs, {} errors",
-            cell.qps,
-            cell.p99_us,
-            cell.error_count()
+            cell.stats.qps,
+            cell.stats.p99_us,
+            cell.stats.error_count()
         ));
         results.push(cell);
     }

@@ -6,36 +6,27 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thrift_net::{CallError, Client, ClientConfig, TransportError, TransportErrorKind};
 use tokio::sync::Mutex;
 
+use crate::drive::Failure;
 use crate::hello::{is_answer, HelloRequest, HelloServiceClient};
 use crate::options::Strategy;
 
-/// Why one call failed, as the report counts it: a short, stable label.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// `connect: AddrNotAvailable`, `io: ConnectionReset`, `timeout`, `wrong reply`...
-    pub kind: String,
-    /// Whether the failure was opening a connection: the caller backs off a moment rather
-    /// than spin on a machine out of ports.
-    pub connecting: bool,
+/// The failure of a call, labelled by what went wrong.
+pub fn call_failure(e: CallError) -> Failure {
+    let kind = match e {
+        CallError::Transport(e) => transport_label("io", &e),
+        CallError::Timeout(_) => "timeout".into(),
+        CallError::Unavailable(_) => "unavailable".into(),
+        CallError::Application(e) => format!("application: {:?}", e.kind),
+        CallError::Protocol(_) => "undecodable reply".into(),
+        // Non-exhaustive: a variant added later still gets a label.
+        other => format!("other: {other}"),
+    };
+    Failure { kind, connecting: false }
 }
 
-impl Failure {
-    fn call(e: CallError) -> Failure {
-        let kind = match e {
-            CallError::Transport(e) => transport_label("io", &e),
-            CallError::Timeout(_) => "timeout".into(),
-            CallError::Unavailable(_) => "unavailable".into(),
-            CallError::Application(e) => format!("application: {:?}", e.kind),
-            CallError::Protocol(_) => "undecodable reply".into(),
-            // Non-exhaustive: a variant added later still gets a label.
-            other => format!("other: {other}"),
-        };
-        Failure { kind, connecting: false }
-    }
-
-    fn connect(e: &TransportError) -> Failure {
-        Failure { kind: transport_label("connect", e), connecting: true }
-    }
+/// The failure to open a connection, labelled by the socket error.
+pub fn connect_failure(e: &TransportError) -> Failure {
+    Failure { kind: transport_label("connect", e), connecting: true }
 }
 
 /// `PREFIX: IoErrorKind` for socket errors (the seed's "Address already in use" shows up
@@ -80,11 +71,11 @@ impl Caller {
         Ok(match strategy {
             Strategy::PerCall => Caller::PerCall { addr, config, opened: AtomicU64::new(0) },
             Strategy::Mutex => {
-                let client = Client::connect(addr, config).await.map_err(|e| Failure::connect(&e))?;
+                let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
                 Caller::Mutex(Mutex::new(HelloServiceClient::new(client)))
             }
             Strategy::Pipelined => {
-                let client = Client::connect(addr, config).await.map_err(|e| Failure::connect(&e))?;
+                let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
                 Caller::Pipelined(HelloServiceClient::new(client))
             }
         })
@@ -97,7 +88,7 @@ impl Caller {
     pub async fn call(&self, req: &HelloRequest) -> Result<(), Failure> {
         let reply = match self {
             Caller::PerCall { addr, config, opened } => {
-                let client = Client::connect(addr, config.clone()).await.map_err(|e| Failure::connect(&e))?;
+                let client = Client::connect(addr, config.clone()).await.map_err(|e| connect_failure(&e))?;
                 opened.fetch_add(1, Relaxed);
                 let reply = HelloServiceClient::new(client.clone()).say_hello(req.clone()).await;
                 // Closed by us, as the seed's `transport.close()`: this side keeps the
@@ -111,11 +102,11 @@ impl Caller {
             }
             Caller::Pipelined(client) => client.say_hello(req.clone()).await,
         };
-        let reply = reply.map_err(Failure::call)?;
+        let reply = reply.map_err(call_failure)?;
         if is_answer(req, &reply) {
             Ok(())
         } else {
-            Err(Failure { kind: "wrong reply".into(), connecting: false })
+            Err(Failure::new("wrong reply"))
         }
     }
 

@@ -117,13 +117,17 @@ fn the_library_loads_a_server_given_by_address() {
     assert_eq!(report.run.target, addr);
     for strategy in [Strategy::Pipelined, Strategy::Mutex] {
         let cell = report.cell(strategy, 8).expect("the cell ran");
-        assert!(cell.calls > 0 && cell.qps > 0.0, "{cell:?}");
-        assert_eq!(cell.error_count(), 0, "{cell:?}");
-        assert!((0.7..=0.85).contains(&cell.seconds), "measured {}s of a 1s cell with 0.2s warm-up", cell.seconds);
+        assert!(cell.stats.calls > 0 && cell.stats.qps > 0.0, "{cell:?}");
+        assert_eq!(cell.stats.error_count(), 0, "{cell:?}");
+        assert!(
+            (0.7..=0.85).contains(&cell.stats.seconds),
+            "measured {}s of a 1s cell with 0.2s warm-up",
+            cell.stats.seconds
+        );
     }
     // The server saw what the client counted.
     let metrics = handle.metrics();
-    let calls: u64 = report.cells.iter().map(|c| c.calls).sum();
+    let calls: u64 = report.cells.iter().map(|c| c.stats.calls).sum();
     assert!(metrics.requests >= calls, "{metrics:?} vs {calls} calls");
     assert_eq!(metrics.connections_accepted, 2, "one connection per strategy");
     server_rt.block_on(handle.shutdown(Duration::from_secs(2)));
