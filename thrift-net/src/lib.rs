@@ -107,6 +107,7 @@ mod error;
 mod framed;
 mod incoming;
 mod message;
+mod pool;
 mod scan;
 mod server;
 
@@ -118,6 +119,7 @@ pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
 pub use incoming::{Incoming, Outgoing, Service};
 pub use message::{decode_message, Message};
+pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
 pub use scan::{Scan, Scanner};
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
 

@@ -1,0 +1,147 @@
+//! The endpoint list and the choice of an endpoint for each call: power of two choices on
+//! calls in flight, or round robin, over the endpoints not ejected; an ejected endpoint is
+//! tried by one call at a time once its backoff runs out.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, PoisonError, RwLock};
+
+use super::config::Balance;
+use super::endpoint::{Endpoint, Settings};
+
+/// The endpoints of a pool, replaceable while calls run (a call keeps the list it started
+/// with).
+pub(crate) struct Endpoints {
+    list: RwLock<Arc<[Arc<Endpoint>]>>,
+    next: AtomicUsize,
+    seed: AtomicU64,
+}
+
+impl Endpoints {
+    pub fn new(addrs: impl IntoIterator<Item = SocketAddr>, settings: &Arc<Settings>) -> Self {
+        let endpoints = Endpoints {
+            list: RwLock::new(Arc::from(Vec::new())),
+            next: AtomicUsize::new(0),
+            seed: AtomicU64::new(RandomState::new().build_hasher().finish()),
+        };
+        endpoints.replace(addrs, settings);
+        endpoints
+    }
+
+    pub fn snapshot(&self) -> Arc<[Arc<Endpoint>]> {
+        self.list.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Makes `addrs` the endpoints (duplicates once). An endpoint that stays keeps its
+    /// connections, health and counters; one that goes closes its idle connections now and
+    /// its busy ones when their calls end.
+    pub fn replace(&self, addrs: impl IntoIterator<Item = SocketAddr>, settings: &Arc<Settings>) {
+        let mut list = self.list.write().unwrap_or_else(PoisonError::into_inner);
+        let old = list.clone();
+        let mut new: Vec<Arc<Endpoint>> = Vec::new();
+        for addr in addrs {
+            if new.iter().any(|e| e.addr == addr) {
+                continue;
+            }
+            let kept = old.iter().find(|e| e.addr == addr).cloned();
+            new.push(kept.unwrap_or_else(|| Arc::new(Endpoint::new(addr, settings))));
+        }
+        *list = Arc::from(new);
+        let current = list.clone();
+        drop(list);
+        for gone in old.iter().filter(|e| !current.iter().any(|c| Arc::ptr_eq(c, e))) {
+            gone.retire();
+        }
+    }
+
+    /// A random number (splitmix64 over a shared counter): cheap, and good enough to draw
+    /// two endpoints.
+    fn random(&self) -> u64 {
+        let mut z = self.seed.fetch_add(0x9e37_79b9_7f4a_7c15, Relaxed).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Chooses an endpoint of `list` for a call, leaving out those in `tried` (it adds to
+    /// them the ejected ones another call is probing). Endpoints not ejected, or whose
+    /// backoff ran out, come first; when there are none, the ejected endpoint whose backoff
+    /// ends first is probed anyway, so calls are never refused by the pool's bookkeeping alone
+    /// (one call at a time probes each endpoint; the others fail fast). `None` when nothing
+    /// is left to try.
+    pub fn pick(&self, list: &[Arc<Endpoint>], tried: &mut Vec<usize>, balance: Balance, now: u64) -> Option<Picked> {
+        // The common case, one healthy endpoint, without the general walk.
+        if let ([endpoint], []) = (list, tried.as_slice()) {
+            if endpoint.health.ejected_until().is_none() {
+                return Some(Picked { index: 0, endpoint: endpoint.clone(), probe: false });
+            }
+        }
+        loop {
+            let eligible: Vec<usize> = (0..list.len())
+                .filter(|i| !tried.contains(i))
+                .filter(|&i| {
+                    list[i].health.ejected_until().map_or(true, |until| until <= now && !list[i].health.is_probing())
+                })
+                .collect();
+            let Some(&first) = eligible.first() else { break };
+            let chosen = match (balance, eligible.len()) {
+                (_, 1) => first,
+                (Balance::RoundRobin, n) => eligible[self.next.fetch_add(1, Relaxed) % n],
+                (Balance::PowerOfTwoChoices, n) => {
+                    let a = (self.random() % n as u64) as usize;
+                    let mut b = (self.random() % (n as u64 - 1)) as usize;
+                    if b >= a {
+                        b += 1;
+                    }
+                    let load = |i: usize| list[i].counters.in_flight.load(Relaxed);
+                    let (a, b) = (eligible[a], eligible[b]);
+                    if load(b) < load(a) {
+                        b
+                    } else {
+                        a
+                    }
+                }
+            };
+            let endpoint = &list[chosen];
+            if endpoint.health.ejected_until().is_none() {
+                return Some(Picked { index: chosen, endpoint: endpoint.clone(), probe: false });
+            }
+            if endpoint.health.start_probe() {
+                return Some(Picked { index: chosen, endpoint: endpoint.clone(), probe: true });
+            }
+            tried.push(chosen);
+        }
+        // Every endpoint left is ejected: probe the one whose backoff ends first.
+        let waiting = (0..list.len()).filter(|i| !tried.contains(i) && !list[*i].health.is_probing());
+        let soonest = waiting.min_by_key(|&i| list[i].health.ejected_until().unwrap_or(0))?;
+        let endpoint = &list[soonest];
+        endpoint.health.start_probe().then(|| Picked { index: soonest, endpoint: endpoint.clone(), probe: true })
+    }
+}
+
+/// The endpoint chosen for a call; a probe of an ejected endpoint ends when this drops.
+pub(crate) struct Picked {
+    pub index: usize,
+    pub endpoint: Arc<Endpoint>,
+    probe: bool,
+}
+
+impl Picked {
+    /// The call got a connection: a probed endpoint takes calls again (it may have served it
+    /// an idle connection without a connect, which clears an ejection too).
+    pub fn served(&self) {
+        if self.probe {
+            self.endpoint.health.connected();
+        }
+    }
+}
+
+impl Drop for Picked {
+    fn drop(&mut self) {
+        if self.probe {
+            self.endpoint.health.end_probe();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The pool's knobs, named as users of commons-pool2 and Kitex know them.
+
+use std::time::Duration;
+
+use crate::client::ClientConfig;
+
+/// How calls share connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One call per connection at a time: a call checks a connection out of the endpoint's
+    /// pool, and returns it when the reply came. The only mode that gives a server which
+    /// handles one request per connection at a time (Apache's `TSimpleServer`,
+    /// `TThreadPoolServer`, `TNonblockingServer`...) real parallelism, and the default.
+    Exclusive,
+    /// A few pipelined connections per endpoint, each carrying many calls at once; a call
+    /// goes to the connection with the fewest calls waiting. Fewer sockets and fewer
+    /// system calls for a server that handles one connection's requests concurrently (this
+    /// crate's [`Server`](crate::Server), Kitex); correct but serialized behind each other
+    /// on an Apache server.
+    Shared {
+        /// Connections per endpoint (at least 1, at most [`PoolConfig::max_total`]).
+        connections: usize,
+    },
+}
+
+/// How a call chooses among several endpoints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Balance {
+    /// Two endpoints drawn at random; the one with fewer calls in flight gets the call.
+    /// Steers away from a slow endpoint without keeping global state. The default.
+    #[default]
+    PowerOfTwoChoices,
+    /// Each endpoint in turn.
+    RoundRobin,
+}
+
+/// A [`Pool`](super::Pool)'s settings. Build one with struct update syntax:
+///
+/// ```
+/// use std::time::Duration;
+/// use thrift_net::{Mode, PoolConfig};
+///
+/// let config = PoolConfig {
+///     max_total: 8,
+///     min_idle: 2,
+///     wait_timeout: Some(Duration::from_millis(200)),
+///     ..PoolConfig::default()
+/// };
+/// assert_eq!(config.mode, Mode::Exclusive);
+/// ```
+///
+/// Every limit is per endpoint unless its name says otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolConfig {
+    /// Transport, protocol, multiplexing, the per-call timeout and decoding limits of each
+    /// connection. Its `connect_timeout` is replaced by [`PoolConfig::connect_timeout`].
+    pub client: ClientConfig,
+    /// Exclusive (one call per connection at a time) or shared (pipelined). Default:
+    /// exclusive.
+    pub mode: Mode,
+    /// How endpoints are chosen. Default: power of two choices.
+    pub balance: Balance,
+    /// The most connections open to one endpoint at once, busy or idle: a hard cap
+    /// (commons-pool2 `maxTotal`). In exclusive mode it is also the most calls in flight to
+    /// the endpoint; more wait up to [`PoolConfig::wait_timeout`]. At least 1. Default: 32.
+    pub max_total: usize,
+    /// The most idle connections kept for one endpoint (commons-pool2 `maxIdle`, Kitex
+    /// `MaxIdlePerAddress`): a connection returned beyond it is closed. At most `max_total`.
+    /// Default: `max_total`.
+    pub max_idle: usize,
+    /// Idle connections [`Pool::maintain`](super::Pool::maintain) opens ahead of need
+    /// (commons-pool2 `minIdle`). At most `max_idle`. Default: 0.
+    pub min_idle: usize,
+    /// The most idle connections kept over all endpoints together (Kitex `MaxIdleGlobal`):
+    /// a connection returned beyond it is closed. Default: none.
+    pub max_idle_global: Option<usize>,
+    /// An idle connection unused this long is closed instead of handed out (Kitex
+    /// `MaxIdleTimeout`). Keep it below the server's own idle timeout, so the pool drops a
+    /// connection before the server does. Default: 30 seconds (our server closes idle
+    /// peers after 60).
+    pub idle_timeout: Option<Duration>,
+    /// A connection older than this is closed instead of handed out (HikariCP
+    /// `maxLifetime`), so traffic spreads to endpoints added behind a load balancer.
+    /// Default: none.
+    pub max_lifetime: Option<Duration>,
+    /// How long opening a connection may take. Default: 2 seconds.
+    pub connect_timeout: Duration,
+    /// How long a call may wait for a connection of a busy endpoint (commons-pool2
+    /// `maxWait`). `None` waits as long as it takes. Default: 5 seconds.
+    pub wait_timeout: Option<Duration>,
+    /// Check an idle connection before handing it out (commons-pool2 `testOnBorrow`): a
+    /// connection the peer closed is noticed without a round trip (the connection's reader
+    /// saw EOF or a reset) and replaced. Default: on.
+    pub test_on_checkout: bool,
+    /// Hand out the most recently returned idle connection first, so the ones left over
+    /// after a burst stay unused and expire. Default: on.
+    pub lifo: bool,
+    /// How long an endpoint that refused a connection is left alone before a call tries it
+    /// again; doubled after each further refusal. Default: 100 ms.
+    pub eject_backoff: Duration,
+    /// The longest the backoff grows to. Default: 10 seconds.
+    pub max_eject_backoff: Duration,
+}
+
+impl PoolConfig {
+    /// Connections per endpoint unless set otherwise.
+    pub const DEFAULT_MAX_TOTAL: usize = 32;
+    /// The idle timeout unless set otherwise.
+    pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The connect timeout unless set otherwise.
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+    /// The checkout wait unless set otherwise.
+    pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(5);
+    /// The first ejection backoff unless set otherwise.
+    pub const DEFAULT_EJECT_BACKOFF: Duration = Duration::from_millis(100);
+    /// The longest ejection backoff unless set otherwise.
+    pub const DEFAULT_MAX_EJECT_BACKOFF: Duration = Duration::from_secs(10);
+
+    /// The settings with every limit brought within its bounds, and the connect timeout
+    /// moved into the client's settings.
+    pub(crate) fn normalized(&self) -> PoolConfig {
+        let mut c = self.clone();
+        c.max_total = c.max_total.max(1);
+        c.max_idle = c.max_idle.min(c.max_total);
+        c.min_idle = c.min_idle.min(c.max_idle);
+        if let Mode::Shared { connections } = &mut c.mode {
+            *connections = (*connections).clamp(1, c.max_total);
+        }
+        c.client.connect_timeout = Some(c.connect_timeout);
+        c.max_eject_backoff = c.max_eject_backoff.max(c.eject_backoff);
+        c
+    }
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        PoolConfig {
+            client: ClientConfig::default(),
+            mode: Mode::Exclusive,
+            balance: Balance::default(),
+            max_total: Self::DEFAULT_MAX_TOTAL,
+            max_idle: Self::DEFAULT_MAX_TOTAL,
+            min_idle: 0,
+            max_idle_global: None,
+            idle_timeout: Some(Self::DEFAULT_IDLE_TIMEOUT),
+            max_lifetime: None,
+            connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
+            wait_timeout: Some(Self::DEFAULT_WAIT_TIMEOUT),
+            test_on_checkout: true,
+            lifo: true,
+            eject_backoff: Self::DEFAULT_EJECT_BACKOFF,
+            max_eject_backoff: Self::DEFAULT_MAX_EJECT_BACKOFF,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizing_keeps_every_limit_within_the_others() {
+        let config = PoolConfig {
+            max_total: 0,
+            max_idle: 10,
+            min_idle: 10,
+            mode: Mode::Shared { connections: 0 },
+            eject_backoff: Duration::from_secs(3),
+            max_eject_backoff: Duration::from_secs(1),
+            connect_timeout: Duration::from_millis(7),
+            ..PoolConfig::default()
+        }
+        .normalized();
+        assert_eq!((config.max_total, config.max_idle, config.min_idle), (1, 1, 1));
+        assert_eq!(config.mode, Mode::Shared { connections: 1 });
+        assert_eq!(config.max_eject_backoff, Duration::from_secs(3));
+        assert_eq!(config.client.connect_timeout, Some(Duration::from_millis(7)));
+
+        let shared = PoolConfig { mode: Mode::Shared { connections: 100 }, max_total: 4, ..PoolConfig::default() };
+        assert_eq!(shared.normalized().mode, Mode::Shared { connections: 4 });
+        assert_eq!(shared.normalized().max_idle, 4, "max_idle follows a lowered max_total");
+    }
+}

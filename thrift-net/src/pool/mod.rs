@@ -1,0 +1,290 @@
+//! The connection pool: connections per endpoint (exclusive, on deadpool, or a few shared
+//! pipelined ones), a balancer over endpoints with ejection and backoff, discard after
+//! errors, and counters per endpoint.
+
+mod balance;
+mod config;
+mod endpoint;
+mod exclusive;
+mod metrics;
+mod shared;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use thrift_core::Encode;
+
+use crate::channel::{CallError, Channel, Reply};
+use crate::client::Client;
+
+pub use config::{Balance, Mode, PoolConfig};
+pub use metrics::EndpointMetrics;
+
+use balance::Endpoints;
+use endpoint::{CheckoutError, Endpoint, Settings};
+use metrics::Counters;
+
+/// A pool of connections to one or several endpoints: a [`Channel`] the typed clients
+/// `#[service]` generates call through, as they would through one [`Client`].
+///
+/// It is cheap to clone (clones share the pool), `Send` and `Sync`. Each call:
+///
+/// 1. chooses an endpoint ([`Balance`]), leaving out those ejected after refusing a
+///    connection until their backoff runs out;
+/// 2. gets a connection there ([`Mode`]): in exclusive mode, checks one out (an idle one,
+///    most recently returned first, after a cheap liveness check; or a new one up to
+///    `max_total`; or waits up to `wait_timeout`); in shared mode, takes the least busy of a
+///    few pipelined connections;
+/// 3. makes the call; a connection that saw a timeout, or a transport or protocol error, is
+///    discarded (so is one whose call was dropped midway), any other returns to the pool.
+///
+/// When a connection cannot be opened nothing was sent, so the call moves to another
+/// endpoint; when none is left it fails at once with [`CallError::Unavailable`] naming each
+/// endpoint and why. A call that fails with [`CallError::Transport`] or
+/// [`CallError::Timeout`] may have reached the server, and is never retried.
+///
+/// There are no background tasks: expired and surplus idle connections are dropped as
+/// connections are checked out and returned, and [`Pool::maintain`] (or the task
+/// [`Pool::spawn_maintenance`] starts, if you want one) pre-warms `min_idle` and prunes.
+///
+/// ```
+/// use std::time::Duration;
+/// use thrift_net::{service, Pool, PoolConfig, Server};
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] s: String) -> String;
+/// }
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, s: String) -> String { s }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let a = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
+/// let b = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
+/// let config = PoolConfig { max_total: 8, min_idle: 1, ..PoolConfig::default() };
+/// let pool = Pool::new([a.local_addr(), b.local_addr()], config);
+/// pool.maintain().await; // opens min_idle connections per endpoint ahead of need
+///
+/// let client = EchoClient::new(pool.clone());
+/// let (x, y) = tokio::join!(client.echo("x".into()), client.echo("y".into()));
+/// assert_eq!((x?, y?), ("x".to_string(), "y".to_string()));
+/// assert!(pool.metrics().iter().all(|m| m.created >= 1 && m.active == 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct Pool {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    settings: Arc<Settings>,
+    endpoints: Endpoints,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("config", &self.inner.settings.config)
+            .field("endpoints", &self.endpoints())
+            .finish()
+    }
+}
+
+/// What one [`Pool::maintain`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Maintenance {
+    /// Idle connections closed: broken, expired, or beyond `max_idle` or `max_idle_global`.
+    pub closed: usize,
+    /// Connections opened to bring endpoints up to `min_idle`.
+    pub opened: usize,
+    /// Endpoints where opening a connection failed.
+    pub failed: usize,
+}
+
+impl Pool {
+    /// A pool over `endpoints` (duplicates once), with no connection open yet: the first
+    /// calls open them, or [`Pool::maintain`] does ahead of need. Needs no runtime until
+    /// the first call.
+    pub fn new(endpoints: impl IntoIterator<Item = SocketAddr>, config: PoolConfig) -> Pool {
+        let settings = Arc::new(Settings::new(&config));
+        let endpoints = Endpoints::new(endpoints, &settings);
+        Pool { inner: Arc::new(Inner { settings, endpoints }) }
+    }
+
+    /// The settings in force (limits brought within their bounds, such as `max_idle` at
+    /// most `max_total`).
+    pub fn config(&self) -> &PoolConfig {
+        &self.inner.settings.config
+    }
+
+    /// The endpoints calls go to now.
+    pub fn endpoints(&self) -> Vec<SocketAddr> {
+        self.inner.endpoints.snapshot().iter().map(|e| e.addr).collect()
+    }
+
+    /// Replaces the endpoints, while calls run: the hook for service discovery. An endpoint
+    /// in both lists keeps its connections, health and counters; a new one starts with
+    /// none; one no longer listed takes no new calls, closes its idle connections at once
+    /// and its busy ones when their calls end. Calls already choosing an endpoint finish
+    /// with the list they started with.
+    pub fn set_endpoints(&self, endpoints: impl IntoIterator<Item = SocketAddr>) {
+        self.inner.endpoints.replace(endpoints, &self.inner.settings);
+    }
+
+    /// A snapshot of each endpoint's counters, in the order of [`Pool::endpoints`].
+    pub fn metrics(&self) -> Vec<EndpointMetrics> {
+        let now = self.inner.settings.now();
+        self.inner.endpoints.snapshot().iter().map(|e| e.metrics(now)).collect()
+    }
+
+    /// Housekeeping, when you choose to run it: closes idle connections that are broken,
+    /// past `idle_timeout` or `max_lifetime`, or beyond `max_idle` (least recently used
+    /// first) and `max_idle_global`; then opens connections to each endpoint not ejected
+    /// until `min_idle` are idle (without waiting for busy ones). Call it once after
+    /// [`Pool::new`] to pre-warm, and periodically (or via [`Pool::spawn_maintenance`]) to
+    /// keep `min_idle` ready after a burst and to close idle connections that no checkout
+    /// reaches. In shared mode, `max_idle_global` does not apply, and `min_idle` counts
+    /// open connections (at most `connections`).
+    pub async fn maintain(&self) -> Maintenance {
+        let settings = &self.inner.settings;
+        let list = self.inner.endpoints.snapshot();
+        let mut report = Maintenance::default();
+        for endpoint in list.iter() {
+            report.closed += endpoint.prune(0);
+        }
+        if let Some(cap) = settings.config.max_idle_global {
+            let mut over = settings.global_idle.load(std::sync::atomic::Ordering::Relaxed).saturating_sub(cap);
+            for endpoint in list.iter() {
+                if over == 0 {
+                    break;
+                }
+                let closed = endpoint.prune(over);
+                report.closed += closed;
+                over = over.saturating_sub(closed);
+            }
+        }
+        for endpoint in list.iter().filter(|e| !e.health.is_ejected(settings.now())) {
+            let (opened, failed) = endpoint.replenish().await;
+            report.opened += opened;
+            report.failed += usize::from(failed);
+        }
+        report
+    }
+
+    /// Runs [`Pool::maintain`] every `every` (at least a millisecond) on a tokio task, until
+    /// the returned handle or the last clone of the pool is dropped.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    pub fn spawn_maintenance(&self, every: Duration) -> MaintenanceTask {
+        let pool = Arc::downgrade(&self.inner);
+        let every = every.max(Duration::from_millis(1));
+        MaintenanceTask(tokio::spawn(maintain_every(pool, every)))
+    }
+
+    /// Chooses an endpoint and a connection there, runs `op` on it, and gives the
+    /// connection back (or discards it) according to the outcome.
+    async fn dispatch<T, F, Fut>(&self, op: F) -> Result<T, CallError>
+    where
+        F: FnOnce(Client) -> Fut,
+        Fut: Future<Output = Result<T, CallError>>,
+    {
+        let settings = &self.inner.settings;
+        let list = self.inner.endpoints.snapshot();
+        let mut tried = Vec::new();
+        let mut refused = Vec::new();
+        let (picked, _in_flight, lease) = loop {
+            let Some(picked) = self.inner.endpoints.pick(&list, &mut tried, settings.config.balance, settings.now())
+            else {
+                return Err(unavailable(&list, &refused, settings));
+            };
+            let in_flight = picked.endpoint.counters.hold(|c| &c.in_flight);
+            match picked.endpoint.checkout().await {
+                Ok(lease) => {
+                    picked.served();
+                    break (picked, in_flight, lease);
+                }
+                // Nothing was sent: another endpoint may take the call.
+                Err(CheckoutError::Connect(e)) => refused.push(format!("{}: {e}", picked.endpoint.addr)),
+                Err(CheckoutError::Retired) => {}
+                Err(CheckoutError::Busy(e)) => return Err(e),
+            }
+            tried.push(picked.index);
+        };
+        let result = op(lease.client().clone()).await;
+        if let Err(CallError::Timeout(_)) = &result {
+            Counters::bump(&picked.endpoint.counters.timeouts);
+        }
+        lease.finish(&result);
+        result
+    }
+}
+
+/// Why no endpoint took a call: those refused during it, else each endpoint's state.
+fn unavailable(list: &[Arc<Endpoint>], refused: &[String], settings: &Settings) -> CallError {
+    if list.is_empty() {
+        return CallError::Unavailable("the pool has no endpoints".into());
+    }
+    if !refused.is_empty() {
+        return CallError::Unavailable(format!("no endpoint accepted a connection: {}", refused.join("; ")));
+    }
+    let now = settings.now();
+    let states: Vec<String> = list
+        .iter()
+        .map(|e| {
+            let error = e.health.last_error().unwrap_or_else(|| "refused a connection".into());
+            let retry = Duration::from_nanos(e.health.ejected_until().unwrap_or(now).saturating_sub(now));
+            match e.health.is_probing() {
+                true => format!("{}: {error} (being retried now)", e.addr),
+                false => format!("{}: {error} (retried in {retry:?})", e.addr),
+            }
+        })
+        .collect();
+    CallError::Unavailable(format!("every endpoint is down: {}", states.join("; ")))
+}
+
+async fn maintain_every(pool: Weak<Inner>, every: Duration) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let Some(inner) = pool.upgrade() else { return };
+        Pool { inner }.maintain().await;
+    }
+}
+
+/// The task [`Pool::spawn_maintenance`] started; dropping it stops the task.
+#[derive(Debug)]
+pub struct MaintenanceTask(tokio::task::JoinHandle<()>);
+
+impl Drop for MaintenanceTask {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl Channel for Pool {
+    async fn call<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        self.dispatch(|client| async move { client.call(service, method, args).await }).await
+    }
+
+    async fn oneway<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<(), CallError> {
+        self.dispatch(|client| async move { client.oneway(service, method, args).await }).await
+    }
+}

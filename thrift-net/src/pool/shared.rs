@@ -1,0 +1,202 @@
+//! Shared mode: a few pipelined connections per endpoint, each carrying many calls at once.
+//! A call goes to the connection with the fewest calls waiting; an empty or broken slot is
+//! (re)connected when every open connection is busy, one connect per slot at a time.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Instant;
+
+use crate::channel::CallError;
+
+use super::endpoint::{CheckoutError, Connection, Health, Settings};
+use super::metrics::Counters;
+
+/// One place for a connection. Holding the slot's `Arc` is what a call does while it runs; a
+/// connection leaves its slot (and closes once its last call ends) when broken or expired.
+#[derive(Default)]
+struct Slot {
+    conn: RwLock<Option<Arc<Connection>>>,
+    /// Held while the slot's connection is being opened.
+    connecting: tokio::sync::Mutex<()>,
+}
+
+impl Slot {
+    fn get(&self) -> Option<Arc<Connection>> {
+        self.conn.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    fn set(&self, conn: Option<Arc<Connection>>) {
+        *self.conn.write().unwrap_or_else(PoisonError::into_inner) = conn;
+    }
+
+    /// Empties the slot if it still holds `conn` and, unless `conn` is closed, no call is
+    /// using it (the slot's reference and the caller's are the only ones). True if emptied.
+    fn clear(&self, conn: &Arc<Connection>) -> bool {
+        let mut current = self.conn.write().unwrap_or_else(PoisonError::into_inner);
+        let ours = current.as_ref().is_some_and(|c| Arc::ptr_eq(c, conn));
+        if ours && (conn.client.is_closed() || Arc::strong_count(conn) == 2) {
+            *current = None;
+            return true;
+        }
+        false
+    }
+}
+
+/// The shared-mode connections of one endpoint.
+pub(crate) struct SharedConnections {
+    addr: SocketAddr,
+    settings: Arc<Settings>,
+    counters: Arc<Counters>,
+    health: Arc<Health>,
+    slots: Box<[Slot]>,
+    retired: AtomicBool,
+}
+
+impl SharedConnections {
+    pub fn new(
+        addr: SocketAddr,
+        connections: usize,
+        settings: Arc<Settings>,
+        counters: Arc<Counters>,
+        health: Arc<Health>,
+    ) -> Self {
+        let slots = (0..connections.max(1)).map(|_| Slot::default()).collect();
+        SharedConnections { addr, settings, counters, health, slots, retired: AtomicBool::new(false) }
+    }
+
+    pub async fn checkout(&self) -> Result<Arc<Connection>, CheckoutError> {
+        if self.retired.load(Relaxed) {
+            return Err(CheckoutError::Retired);
+        }
+        let config = &self.settings.config;
+        let now = Instant::now();
+        // The least loaded usable connection; one that takes no new calls but still carries
+        // some (expired, or retired after a timeout), as a last resort; the first empty slot.
+        let mut best: Option<(usize, Arc<Connection>)> = None;
+        let mut draining: Option<(usize, Arc<Connection>)> = None;
+        let mut vacant = None;
+        for (i, slot) in self.slots.iter().enumerate() {
+            let Some(conn) = slot.get() else {
+                vacant.get_or_insert(i);
+                continue;
+            };
+            let expired = conn.unusable(config, now, true).is_some();
+            if expired && slot.clear(&conn) {
+                vacant.get_or_insert(i);
+                continue;
+            }
+            let load = conn.client.in_flight();
+            let pick = if expired { &mut draining } else { &mut best };
+            if pick.as_ref().map_or(true, |(least, _)| load < *least) {
+                *pick = Some((load, conn));
+            }
+        }
+        match (best, vacant) {
+            (Some((0, conn)), _) | (Some((_, conn)), None) => Ok(self.lend(conn)),
+            (best, Some(i)) => self.connect(i, best.or(draining).map(|(_, c)| c)).await,
+            // Every slot holds a connection that takes no new calls but still carries some.
+            // (A slot is always empty, usable or draining, so `draining` is set; were it not,
+            // the balancer would try another endpoint.)
+            (None, None) => draining.map(|(_, conn)| self.lend(conn)).ok_or(CheckoutError::Retired),
+        }
+    }
+
+    fn lend(&self, conn: Arc<Connection>) -> Arc<Connection> {
+        conn.touch();
+        conn
+    }
+
+    /// Opens the connection of slot `i` (or takes the one another call just opened there);
+    /// when that fails and `fallback` is a busy connection, the call goes on it instead.
+    async fn connect(&self, i: usize, fallback: Option<Arc<Connection>>) -> Result<Arc<Connection>, CheckoutError> {
+        let slot = &self.slots[i];
+        let _waiting = self.counters.hold(|c| &c.waiting);
+        let _connecting = match self.settings.config.wait_timeout {
+            None => slot.connecting.lock().await,
+            Some(limit) => match tokio::time::timeout(limit, slot.connecting.lock()).await {
+                Ok(guard) => guard,
+                Err(_) => {
+                    Counters::bump(&self.counters.timeouts);
+                    let why = format!("no connection to {} opened within {limit:?}", self.addr);
+                    return Err(CheckoutError::Busy(CallError::Unavailable(why)));
+                }
+            },
+        };
+        if let Some(conn) = slot.get().filter(|c| !c.client.is_closed()) {
+            return Ok(self.lend(conn));
+        }
+        match Connection::open(self.addr, &self.settings, &self.counters, &self.health).await {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                if !self.retired.load(Relaxed) {
+                    slot.set(Some(conn.clone()));
+                }
+                Ok(self.lend(conn))
+            }
+            Err(e) => match fallback {
+                Some(conn) => Ok(self.lend(conn)),
+                None => Err(CheckoutError::Connect(e)),
+            },
+        }
+    }
+
+    /// Empties the slots of broken and expired connections nobody uses, and of idle ones
+    /// beyond `max_idle`; returns how many.
+    pub fn prune(&self) -> usize {
+        let config = &self.settings.config;
+        let now = Instant::now();
+        let mut idle_kept = 0;
+        let mut removed = 0;
+        for slot in self.slots.iter() {
+            let Some(conn) = slot.get() else { continue };
+            let idle = conn.client.in_flight() == 0;
+            let unwanted = conn.unusable(config, now, true).is_some() || (idle && idle_kept >= config.max_idle);
+            if unwanted && slot.clear(&conn) {
+                removed += 1;
+            } else if idle {
+                idle_kept += 1;
+            }
+        }
+        removed
+    }
+
+    /// Opens connections in empty slots until `min_idle` (at most one per slot) are open.
+    pub async fn replenish(&self) -> (usize, bool) {
+        let want = self.settings.config.min_idle.min(self.slots.len());
+        let mut open = self.slots.iter().filter(|s| s.get().is_some_and(|c| !c.client.is_closed())).count();
+        let mut opened = 0;
+        for (i, slot) in self.slots.iter().enumerate() {
+            if open >= want || self.retired.load(Relaxed) {
+                break;
+            }
+            if slot.get().is_some_and(|c| !c.client.is_closed()) {
+                continue;
+            }
+            match self.connect(i, None).await {
+                Ok(_) => {
+                    opened += 1;
+                    open += 1;
+                }
+                Err(_) => return (opened, true),
+            }
+        }
+        (opened, false)
+    }
+
+    /// Open connections carrying calls, and open ones carrying none.
+    pub fn active_idle(&self) -> (usize, usize) {
+        let open = self.slots.iter().filter_map(Slot::get).filter(|c| !c.client.is_closed());
+        open.fold((0, 0), |(active, idle), c| match c.client.in_flight() {
+            0 => (active, idle + 1),
+            _ => (active + 1, idle),
+        })
+    }
+
+    pub fn retire(&self) {
+        self.retired.store(true, Relaxed);
+        for slot in self.slots.iter() {
+            slot.set(None);
+        }
+    }
+}
