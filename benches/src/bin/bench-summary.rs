@@ -5,6 +5,8 @@
 //! cargo run --release -p thrift-benches --bin bench-summary            # about a minute
 //! cargo run --release -p thrift-benches --bin bench-summary -- --quick --no-write   # smoke run
 //! cargo run --release -p thrift-benches --bin bench-summary -- --only medium --no-write
+//! # For a profiler: run the selected cells a fixed number of times, untimed.
+//! valgrind --tool=callgrind target/release/bench-summary --only binary --only decode --only medium --only ours --iters 200
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -21,20 +23,23 @@ const COMMAND: &str = "cargo run --release -p thrift-benches --bin bench-summary
 
 struct Args {
     budget: Budget,
+    /// Run each cell this many times without timing or writing anything (for profilers).
+    iters: Option<u64>,
     write: bool,
     only: Vec<String>,
 }
 
 fn args() -> Args {
-    let mut args = Args { budget: Budget::FULL, write: true, only: Vec::new() };
+    let mut args = Args { budget: Budget::FULL, iters: None, write: true, only: Vec::new() };
     let mut it = env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--quick" => args.budget = Budget::QUICK,
             "--no-write" => args.write = false,
             "--only" => args.only.push(it.next().unwrap_or_default()),
+            "--iters" => args.iters = it.next().and_then(|n| n.parse().ok()),
             other => {
-                eprintln!("unknown argument {other:?}; expected --quick, --no-write, --only <word>");
+                eprintln!("unknown argument {other:?}; expected --quick, --no-write, --only <word>, --iters <n>");
                 std::process::exit(2);
             }
         }
@@ -55,6 +60,13 @@ fn main() {
                         continue;
                     }
                     let prepared = cases::prepare(values, lib, shape, proto, op);
+                    if let Some(n) = args.iters {
+                        match prepared.routine {
+                            Ok(mut routine) => (0..n).for_each(|_| routine()),
+                            Err(e) => eprintln!("{id} fails: {e}"),
+                        }
+                        continue;
+                    }
                     let ns = prepared.routine.map(|mut routine| measure::ns_per_op(&mut routine, args.budget));
                     match &ns {
                         Ok(ns) => eprintln!("{id:<40} {ns:>12.1} ns/op"),
@@ -64,6 +76,9 @@ fn main() {
                 }
             }
         }
+    }
+    if args.iters.is_some() {
+        return;
     }
     let results = Results(results);
     let machine = machine();
@@ -90,7 +105,8 @@ fn write(root: &Path, results: &Results, machine: &str, table: &str, targets: &s
          Ratios are speedups: the peer's time divided by ours.\n\n\
          {targets}\n\
          ## Results\n\n\
-         ns/op is the median of {batches} batches after a warm-up; MB/s counts the encoded message. \
+         ns/op is the fastest of {batches} batches after a warm-up, in CPU time of the benchmarking \
+         thread (the machine is shared: interference only adds time); MB/s counts the encoded message. \
          × pilota and × Apache: the peer's time divided by the row's (above 1: faster than the peer).\n\n\
          {table}\
          {PEERS}",
