@@ -548,11 +548,14 @@ fn field_fault(e: thrift_core::Error) -> Fault {
     Fault::Core(e, "field header")
 }
 
-/// The width of every value of `t` in protocol `P`, when it is fixed.
+/// The width of every value of `t` in protocol `P`, when it is fixed and every value of
+/// that width is valid, so that a run of them can be stepped over unread. Not bools: one
+/// byte each, but only some bytes are bools (core's skip and decode reject the others), so
+/// they are read one by one and a message the scanner passes does not fail there.
 #[inline]
 fn fixed_width<P: Protocol>(t: TType) -> Option<usize> {
     match t {
-        TType::Bool | TType::I8 => Some(1),
+        TType::I8 => Some(1),
         TType::Double => Some(8),
         TType::Uuid => Some(16),
         TType::I16 | TType::I32 | TType::I64 if P::FIXED_WIDTH_INTEGERS => Some(P::min_len(t)),
@@ -560,12 +563,14 @@ fn fixed_width<P: Protocol>(t: TType) -> Option<usize> {
     }
 }
 
-/// The longest varint an integer type may take, in a varint protocol.
+/// The longest varint an integer type may take, in a varint protocol, for the types whose
+/// runs are stepped over by their last bytes. Not `i16`: a 3-byte varint can hold values
+/// beyond its range, which core's decode and skip reject, so `i16` elements are read one by
+/// one and a message the scanner passes does not fail there.
 #[inline]
 fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
     match t {
         _ if P::FIXED_WIDTH_INTEGERS => None,
-        TType::I16 => Some(3),
         TType::I32 => Some(5),
         TType::I64 => Some(10),
         _ => None,
