@@ -46,6 +46,9 @@ impl<'de> Decode<'de> for bool {
     }
 }
 
+/// The longest encoding of a number: a ten-byte varint.
+const MAX_NUMBER_LEN: usize = 10;
+
 /// Implements the traits for a number type from its protocol functions.
 macro_rules! number {
     ($ty:ty, $ttype:ident, $idl:literal, $write:ident, $read:ident, |$v:ident| $len:expr, $fixed:expr) => {
@@ -69,6 +72,29 @@ macro_rules! number {
             #[inline]
             fn fixed_len<P: Protocol>() -> Option<usize> {
                 $fixed
+            }
+            #[inline]
+            fn encode_seq<'a, P: Protocol, B: BufMut + ?Sized>(items: impl Iterator<Item = &'a Self>, buf: &mut B) {
+                // Fixed-width values gain nothing: one put per value already.
+                if Self::fixed_len::<P>().is_some() {
+                    items.for_each(|item| P::$write(buf, *item));
+                    return;
+                }
+                // The stack buffer's length is held in a register; `buf`'s lives in memory.
+                const CHUNK: usize = 256;
+                let mut chunk = [0u8; CHUNK];
+                let mut len = 0;
+                for item in items {
+                    if len > CHUNK - MAX_NUMBER_LEN {
+                        buf.put_slice(&chunk[..len]);
+                        len = 0;
+                    }
+                    let mut free = &mut chunk[len..];
+                    let room = free.len();
+                    P::$write(&mut free, *item);
+                    len += room - free.len();
+                }
+                buf.put_slice(&chunk[..len]);
             }
         }
 
@@ -128,3 +154,45 @@ fixed_seq!(i16, 2, |b| i16::from_be_bytes(b));
 fixed_seq!(i32, 4, |b| i32::from_be_bytes(b));
 fixed_seq!(i64, 8, |b| i64::from_be_bytes(b));
 fixed_seq!(f64, 8, |b| f64::from_bits(u64::from_be_bytes(b)));
+
+#[cfg(test)]
+mod tests {
+    use crate::{Binary, Compact, Encode, Protocol};
+
+    /// Values of every varint length, more of them than one stack chunk holds.
+    fn values() -> Vec<i64> {
+        (0..2000)
+            .map(|i: i64| {
+                (i.wrapping_mul(0x9e37_79b9_7f4a_7c15_u64 as i64) >> (i % 64)) * if i % 2 == 0 { 1 } else { -1 }
+            })
+            .collect()
+    }
+
+    fn one_by_one<P: Protocol, T: Encode>(items: &[T]) -> Vec<u8> {
+        let mut buf = Vec::new();
+        items.iter().for_each(|item| item.encode::<P, _>(&mut buf));
+        buf
+    }
+
+    fn in_a_run<P: Protocol, T: Encode>(items: &[T]) -> Vec<u8> {
+        let mut buf = Vec::new();
+        T::encode_seq::<P, _>(items.iter(), &mut buf);
+        buf
+    }
+
+    #[test]
+    fn a_run_writes_what_its_values_write_one_by_one() {
+        let longs = values();
+        let ints: Vec<i32> = longs.iter().map(|&v| v as i32).collect();
+        let shorts: Vec<i16> = longs.iter().map(|&v| v as i16).collect();
+        let doubles: Vec<f64> = longs.iter().map(|&v| v as f64).collect();
+        assert_eq!(in_a_run::<Compact, _>(&longs), one_by_one::<Compact, _>(&longs));
+        assert_eq!(in_a_run::<Compact, _>(&ints), one_by_one::<Compact, _>(&ints));
+        assert_eq!(in_a_run::<Compact, _>(&shorts), one_by_one::<Compact, _>(&shorts));
+        assert_eq!(in_a_run::<Compact, _>(&doubles), one_by_one::<Compact, _>(&doubles));
+        assert_eq!(in_a_run::<Binary, _>(&longs), one_by_one::<Binary, _>(&longs));
+        assert_eq!(in_a_run::<Binary, _>(&ints), one_by_one::<Binary, _>(&ints));
+        let len: usize = longs.iter().map(|v| v.encoded_len::<Compact>()).sum();
+        assert_eq!(in_a_run::<Compact, _>(&longs).len(), len);
+    }
+}
