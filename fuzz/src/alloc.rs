@@ -90,11 +90,11 @@ pub fn bytes_per_input_byte() -> usize {
 }
 
 /// Bytes any call may allocate whatever its input: the error (a box, its field path of at
-/// most 64 segments of 40 bytes, a formatted message) and the containers of nested types
-/// that core pre-allocates before their elements are read (at most
-/// `thrift-core`'s 16 KiB each, at most one per open level, 64 levels), and the codecs'
-/// minimum buffer reservation (8 KiB), with slack for the skip stack.
-pub const CONSTANT_BYTES: usize = 64 * 16 * 1024 + 64 * 1024;
+/// most 64 segments of 40 bytes, a formatted message); the room that containers whose
+/// elements can nest reserve before their elements are read (at most 32 KiB each in
+/// `thrift-core`, one per open level, at most 64 levels); and the codecs' minimum buffer
+/// reservation (8 KiB), with slack for the skip stack.
+pub const CONSTANT_BYTES: usize = 64 * 32 * 1024 + 64 * 1024;
 
 /// Checks that `usage` is within `bytes_per_input_byte() * input_len + CONSTANT_BYTES`, in
 /// total and at the peak; panics (a libFuzzer finding) otherwise.

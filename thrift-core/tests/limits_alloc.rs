@@ -290,13 +290,18 @@ fn allocation_is_a_small_multiple_of_the_input() {
     let (v, strings_bytes) = allocated_by(|| thrift_core::from_slice::<Compact, Vec<String>>(&strings));
     assert_eq!(v.unwrap().len(), N);
 
-    for (what, bytes, input) in
-        [("structs", structs_bytes, &structs), ("lists", lists_bytes, &lists), ("strings", strings_bytes, &strings)]
-    {
+    use std::mem::size_of;
+    for (what, bytes, input, size) in [
+        ("structs", structs_bytes, &structs, size_of::<ApplicationException>()),
+        ("lists", lists_bytes, &lists, size_of::<Vec<i32>>()),
+        ("strings", strings_bytes, &strings, size_of::<String>()),
+    ] {
         let ratio = bytes as f64 / input.len() as f64;
         println!("compact list of {N} empty {what}: {} input bytes, {bytes} allocated ({ratio:.1}x)", input.len());
-        // One Rust value per input byte: the factor is the element's size_of, never more.
-        assert!(ratio <= 48.0, "{what}: {ratio:.1}x");
+        // One Rust value per input byte: the factor is the element's size_of, at most doubled
+        // for elements that can nest (structs, lists), whose containers reserve at most 32 KiB
+        // up front and then grow by doubling (tests/regress_alloc.rs says why); never more.
+        assert!(ratio <= (2 * size) as f64, "{what}: {ratio:.1}x, element size {size}");
     }
 
     // Truncated after the elements start: the same bound, then the error.

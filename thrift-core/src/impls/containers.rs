@@ -24,6 +24,48 @@ fn check_elem(r: &Reader<'_>, declared: Result<TType, u8>, expected: TType) -> R
     }
 }
 
+/// The most bytes reserved up front for the elements of one container whose elements can
+/// themselves hold containers (structs, lists, sets, maps).
+///
+/// A declared count is checked against the bytes remaining before anything is reserved, so
+/// one container's reservation is bounded by the input. But nested containers are each
+/// checked against the same remaining bytes before any of their elements is read: a list of
+/// structs whose first struct holds a list of structs, and so on to the depth limit, would
+/// reserve the input's worth of elements at every level at once (31 levels of a recursive
+/// `list<Tree>` held a thousand bytes per input byte: `tests/regress_alloc.rs`). Such
+/// containers reserve at most this much and grow as their elements arrive, each having
+/// consumed input; containers of scalars and strings, which cannot nest, keep the exact
+/// reservation.
+const NESTED_RESERVE_BYTES: usize = 32 * 1024;
+
+/// How many elements of `size` bytes to reserve room for before reading `len` of them.
+#[inline]
+fn reserve_for(len: usize, nested: bool, size: usize) -> usize {
+    if nested {
+        len.min(NESTED_RESERVE_BYTES / size.max(1))
+    } else {
+        len
+    }
+}
+
+/// Whether values of `ttype` can hold containers.
+#[inline]
+const fn nests(ttype: TType) -> bool {
+    matches!(ttype, TType::Struct | TType::List | TType::Set | TType::Map)
+}
+
+/// [`reserve_for`] a list or set of `T`.
+#[inline]
+fn reserve_elems<T: ThriftType>(len: usize) -> usize {
+    reserve_for(len, nests(T::TTYPE), std::mem::size_of::<T>())
+}
+
+/// [`reserve_for`] a map of `K` to `V`.
+#[inline]
+fn reserve_entries<K: ThriftType, V: ThriftType>(len: usize) -> usize {
+    reserve_for(len, nests(K::TTYPE) || nests(V::TTYPE), std::mem::size_of::<(K, V)>())
+}
+
 /// Reads a list or set header for elements of type `elem`, returning the validated count.
 #[inline]
 pub(crate) fn read_list_len<P: Protocol>(r: &mut Reader<'_>, elem: TType) -> Result<usize> {
@@ -78,7 +120,9 @@ impl<T: Encode> Encode for Vec<T> {
     #[inline]
     fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
         P::write_list_begin(buf, T::TTYPE, self.len());
-        T::encode_seq::<P, B>(self.iter(), buf);
+        for item in self {
+            item.encode::<P, B>(buf);
+        }
     }
     #[inline]
     fn encoded_len<P: Protocol>(&self) -> usize {
@@ -91,7 +135,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
-            let mut out = Vec::with_capacity(len);
+            let mut out = Vec::with_capacity(reserve_elems::<T>(len));
             T::decode_seq::<P>(r, len, &mut out)?;
             Ok(out)
         })
@@ -112,7 +156,9 @@ macro_rules! set {
             #[inline]
             fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
                 P::write_list_begin(buf, T::TTYPE, self.len());
-                T::encode_seq::<P, B>(self.iter(), buf);
+                for item in self {
+                    item.encode::<P, B>(buf);
+                }
             }
             #[inline]
             fn encoded_len<P: Protocol>(&self) -> usize {
@@ -131,8 +177,8 @@ impl<'de, T: Decode<'de> + Eq + Hash, S: BuildHasher + Default> Decode<'de> for 
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
-            // Sized once: `len` is already bounded by the bytes remaining.
-            let mut out = HashSet::with_capacity_and_hasher(len, S::default());
+            // Sized once when it cannot nest: `len` is already bounded by the bytes remaining.
+            let mut out = HashSet::with_capacity_and_hasher(reserve_elems::<T>(len), S::default());
             for _ in 0..len {
                 out.insert(T::decode::<P>(r)?);
             }
@@ -148,7 +194,7 @@ impl<'de, T: Decode<'de> + Ord> Decode<'de> for BTreeSet<T> {
             let len = read_list_len::<P>(r, T::TTYPE)?;
             // Collected, then built in bulk: `FromIterator` sorts (linear on the sorted
             // order writers produce) and builds the tree without a search per element.
-            let mut items = Vec::with_capacity(len);
+            let mut items = Vec::with_capacity(reserve_elems::<T>(len));
             T::decode_seq::<P>(r, len, &mut items)?;
             Ok(items.into_iter().collect())
         })
@@ -194,8 +240,8 @@ impl<'de, K: Decode<'de> + Eq + Hash, V: Decode<'de>, S: BuildHasher + Default> 
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
-            // Sized once: `len` is already bounded by the bytes remaining.
-            let mut out = HashMap::with_capacity_and_hasher(len, S::default());
+            // Sized once when it cannot nest: `len` is already bounded by the bytes remaining.
+            let mut out = HashMap::with_capacity_and_hasher(reserve_entries::<K, V>(len), S::default());
             for _ in 0..len {
                 let k = K::decode::<P>(r)?;
                 out.insert(k, V::decode::<P>(r)?);
@@ -213,7 +259,7 @@ impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
             // Collected, then built in bulk, as for `BTreeSet`. The sort is stable and the
             // bulk build keeps the last of equal keys, so a repeated key keeps its last
             // value, as inserting one by one would.
-            let mut entries = Vec::with_capacity(len);
+            let mut entries = Vec::with_capacity(reserve_entries::<K, V>(len));
             for _ in 0..len {
                 let k = K::decode::<P>(r)?;
                 entries.push((k, V::decode::<P>(r)?));
