@@ -10,6 +10,7 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 use std::{env, fs};
 
@@ -27,10 +28,12 @@ struct Args {
     iters: Option<u64>,
     write: bool,
     only: Vec<String>,
+    /// Time this one cell and print the result for the parent process (internal).
+    cell: Option<String>,
 }
 
 fn args() -> Args {
-    let mut args = Args { budget: Budget::FULL, iters: None, write: true, only: Vec::new() };
+    let mut args = Args { budget: Budget::FULL, iters: None, write: true, only: Vec::new(), cell: None };
     let mut it = env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -38,6 +41,7 @@ fn args() -> Args {
             "--no-write" => args.write = false,
             "--only" => args.only.push(it.next().unwrap_or_default()),
             "--iters" => args.iters = it.next().and_then(|n| n.parse().ok()),
+            "--cell" => args.cell = it.next(),
             other => {
                 eprintln!("unknown argument {other:?}; expected --quick, --no-write, --only <word>, --iters <n>");
                 std::process::exit(2);
@@ -47,39 +51,62 @@ fn args() -> Args {
     args
 }
 
-fn main() {
-    let args = args();
-    let values: &'static Values = Box::leak(Box::new(Values::new()));
-    let mut results = Vec::new();
+/// Every cell, in table order, as `protocol/op/shape/library`.
+fn cells() -> Vec<(String, Library, ShapeKind, Proto, Op)> {
+    let mut out = Vec::new();
     for proto in Proto::ALL {
         for shape in ShapeKind::ALL {
             for op in Op::ALL {
                 for lib in Library::ALL {
                     let id = format!("{}/{}/{}/{}", proto.name(), op.name(), shape.name(), lib.name());
-                    if !args.only.iter().all(|w| id.split('/').any(|part| part == w)) {
-                        continue;
-                    }
-                    let prepared = cases::prepare(values, lib, shape, proto, op);
-                    if let Some(n) = args.iters {
-                        match prepared.routine {
-                            Ok(mut routine) => (0..n).for_each(|_| routine()),
-                            Err(e) => eprintln!("{id} fails: {e}"),
-                        }
-                        continue;
-                    }
-                    let ns = prepared.routine.map(|mut routine| measure::ns_per_op(&mut routine, args.budget));
-                    match &ns {
-                        Ok(ns) => eprintln!("{id:<40} {ns:>12.1} ns/op"),
-                        Err(e) => eprintln!("{id:<40} fails: {e}"),
-                    }
-                    results.push(Measurement { lib, shape, proto, op, bytes: prepared.bytes, ns });
+                    out.push((id, lib, shape, proto, op));
                 }
             }
         }
     }
-    if args.iters.is_some() {
+    out
+}
+
+fn main() {
+    let args = args();
+    let selected: Vec<_> =
+        cells().into_iter().filter(|(id, ..)| args.only.iter().all(|w| id.split('/').any(|part| part == w))).collect();
+    if let Some(cell) = &args.cell {
+        let Some(&(_, lib, shape, proto, op)) = selected.iter().find(|(id, ..)| id == cell) else {
+            eprintln!("no cell {cell:?}");
+            std::process::exit(2);
+        };
+        let values: &'static Values = Box::leak(Box::new(Values::new()));
+        let prepared = cases::prepare(values, lib, shape, proto, op);
+        match prepared.routine {
+            Ok(mut routine) => println!("ok {} {}", prepared.bytes, measure::ns_per_op(&mut routine, args.budget)),
+            Err(e) => println!("fails {} {e}", prepared.bytes),
+        }
         return;
     }
+    if let Some(n) = args.iters {
+        let values: &'static Values = Box::leak(Box::new(Values::new()));
+        for (id, lib, shape, proto, op) in selected {
+            match cases::prepare(values, lib, shape, proto, op).routine {
+                Ok(mut routine) => (0..n).for_each(|_| routine()),
+                Err(e) => eprintln!("{id} fails: {e}"),
+            }
+        }
+        return;
+    }
+    // Each cell in a fresh process: the allocator's state after one cell (glibc adapts its
+    // mmap threshold to what was freed) otherwise changes the next cell's time by up to 40%.
+    let results: Vec<Measurement> = selected
+        .into_iter()
+        .map(|(id, lib, shape, proto, op)| {
+            let (bytes, ns) = run_cell(&id, args.budget);
+            match &ns {
+                Ok(ns) => eprintln!("{id:<40} {ns:>12.1} ns/op"),
+                Err(e) => eprintln!("{id:<40} fails: {e}"),
+            }
+            Measurement { lib, shape, proto, op, bytes, ns }
+        })
+        .collect();
     let results = Results(results);
     let machine = machine();
     let table = results.table();
@@ -88,6 +115,25 @@ fn main() {
     if args.write {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("benches/ is in the workspace").to_path_buf();
         write(&root, &results, &machine, &table, &targets, args.budget);
+    }
+}
+
+/// Times one cell in a child process: its encoded size and its time, or why it fails.
+fn run_cell(id: &str, budget: Budget) -> (usize, Result<f64, String>) {
+    let exe = env::current_exe().expect("the summary's own path");
+    let mut cmd = Command::new(exe);
+    cmd.args(["--cell", id]);
+    if budget.measure < Budget::FULL.measure {
+        cmd.arg("--quick");
+    }
+    let out = cmd.output().expect("run the summary for one cell");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut words = stdout.trim().splitn(3, ' ');
+    let (status, bytes, rest) = (words.next(), words.next().and_then(|b| b.parse().ok()), words.next());
+    match (status, bytes, rest) {
+        (Some("ok"), Some(bytes), Some(ns)) => (bytes, ns.parse().map_err(|_| format!("bad time {ns:?}"))),
+        (Some("fails"), Some(bytes), Some(why)) => (bytes, Err(why.to_string())),
+        _ => panic!("{id}: the child said {stdout:?} ({})", String::from_utf8_lossy(&out.stderr)),
     }
 }
 
