@@ -28,7 +28,7 @@ pub mod report;
 pub mod run;
 pub mod strategy;
 
-pub use drive::{drive, histogram, Failure, Load, Stats, Timing};
+pub use drive::{drive, histogram, Failure, Load, Stats, Timing, MAX_LATENCY_US};
 pub use options::{Options, Payload, ProtocolFlag, Strategy, TransportFlag};
 pub use report::{CellResult, Report, RunInfo};
 pub use run::{run, run_cell, serve, start_server, CellSettings};

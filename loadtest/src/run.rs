@@ -63,7 +63,13 @@ struct StrategyLoad {
 }
 
 impl Load for StrategyLoad {
-    async fn call(&self) -> Result<(), Failure> {
+    type Session = ();
+
+    async fn session(&self) -> Result<(), Failure> {
+        Ok(())
+    }
+
+    async fn call(&self, _: &mut ()) -> Result<(), Failure> {
         self.caller.call(&self.request).await
     }
 

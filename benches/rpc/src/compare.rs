@@ -1,0 +1,402 @@
+//! The orchestration: for each pair, its server as a child process, its client as another
+//! at each concurrency level, the client's statistics read from its JSON; then the table,
+//! the BENCHMARKS.md section and the chart. Bounded: each client run is killed past its
+//! duration plus a margin, and pairs are skipped once the time budget is spent.
+
+use std::fs::File;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
+use thrift_loadtest::options::parse_duration;
+use thrift_loadtest::{Payload, Stats};
+
+use crate::peers::java;
+use crate::{ClientKind, ServerKind};
+
+/// What `run` runs.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// The pairs to run, in order (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub pairs: Vec<PairKind>,
+    /// Concurrency levels.
+    #[arg(short, long, value_delimiter = ',', default_values_t = vec![16, 64, 256])]
+    pub concurrency: Vec<usize>,
+    /// Each client run, warm-up included.
+    #[arg(short, long, value_parser = parse_duration, default_value = "5s")]
+    pub duration: Duration,
+    /// The unmeasured start of each client run.
+    #[arg(long, value_parser = parse_duration, default_value = "1s")]
+    pub warmup: Duration,
+    /// Request and reply size.
+    #[arg(short, long, value_enum, default_value_t = Payload::Small)]
+    pub payload: Payload,
+    /// Stop starting pairs once this much time has passed.
+    #[arg(long, value_parser = parse_duration, default_value = "10m")]
+    pub budget: Duration,
+    /// Print the table only: leave BENCHMARKS.md and the chart alone.
+    #[arg(long)]
+    pub no_write: bool,
+}
+
+impl Default for RunArgs {
+    fn default() -> Self {
+        #[derive(Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: RunArgs,
+        }
+        Defaults::parse_from(["rpc-compare"]).args
+    }
+}
+
+/// A server and the client that loads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PairKind {
+    /// thrift-net's server, its pipelined client.
+    OursPipelined,
+    /// thrift-net's server, its client one connection per call (the seed's first try).
+    OursPerCall,
+    /// volo-thrift's server and client, default settings.
+    Volo,
+    /// volo-thrift's server and client, multiplexed.
+    VoloMultiplex,
+    /// Apache's Rust crate, server and client.
+    Apache,
+    /// Apache's Java TNonblockingServer, Apache's Rust client.
+    Java,
+    /// Pre-encoded bytes both ways.
+    Raw,
+}
+
+/// Where a pair's server comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum ServerSpec {
+    /// `rpc-compare serve`.
+    Own(ServerKind),
+    /// Apache's Java server, built with `javac`.
+    Java,
+}
+
+/// One pair as the report names it.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    /// Which.
+    pub kind: PairKind,
+    /// Short name for tables and the chart.
+    pub name: &'static str,
+    /// The server, in words.
+    pub server_text: &'static str,
+    /// The client, in words.
+    pub client_text: &'static str,
+    /// The server.
+    pub server: ServerSpec,
+    /// The client.
+    pub client: ClientKind,
+}
+
+impl PairKind {
+    /// Every pair, in the report's order.
+    pub const ALL: [PairKind; 7] = [
+        PairKind::OursPipelined,
+        PairKind::Volo,
+        PairKind::VoloMultiplex,
+        PairKind::Apache,
+        PairKind::Java,
+        PairKind::Raw,
+        PairKind::OursPerCall,
+    ];
+
+    /// The pair's setup.
+    pub fn pair(self) -> Pair {
+        let (name, server_text, client_text, server, client) = match self {
+            PairKind::OursPipelined => (
+                "ours pipelined",
+                "thrift-net `Server`",
+                "thrift-net `Client`, one pipelined connection",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursPipelined,
+            ),
+            PairKind::OursPerCall => (
+                "ours per-call",
+                "thrift-net `Server`",
+                "thrift-net `Client`, a new connection per call",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursPerCall,
+            ),
+            PairKind::Volo => (
+                "volo",
+                "volo-thrift 0.12 server, defaults (TTHeader + framed binary)",
+                "volo-thrift client, defaults (a pool of ping-pong connections)",
+                ServerSpec::Own(ServerKind::Volo),
+                ClientKind::Volo,
+            ),
+            PairKind::VoloMultiplex => (
+                "volo multiplex",
+                "volo-thrift server, `multiplex(true)`",
+                "volo-thrift client, `multiplex(true)`",
+                ServerSpec::Own(ServerKind::VoloMultiplex),
+                ClientKind::VoloMultiplex,
+            ),
+            PairKind::Apache => (
+                "apache rust",
+                "`thrift` 0.17 processor, a thread per connection, TCP_NODELAY",
+                "`thrift` 0.17 sync client, a thread and connection per caller, TCP_NODELAY",
+                ServerSpec::Own(ServerKind::Apache),
+                ClientKind::Apache,
+            ),
+            PairKind::Java => (
+                "apache java",
+                "Java `TNonblockingServer` (libthrift 0.16, OpenJDK), framed binary, AsyncIface",
+                "`thrift` 0.17 sync client, a thread and connection per caller",
+                ServerSpec::Java,
+                ClientKind::Apache,
+            ),
+            PairKind::Raw => (
+                "raw ceiling",
+                "pre-encoded reply, seqid patched, nothing decoded",
+                "pre-encoded request, one frame read back, a connection per caller",
+                ServerSpec::Own(ServerKind::Raw),
+                ClientKind::Raw,
+            ),
+        };
+        Pair { kind: self, name, server_text, client_text, server, client }
+    }
+}
+
+/// One client run's outcome.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The pair.
+    pub pair: Pair,
+    /// Concurrent callers.
+    pub concurrency: usize,
+    /// What the client measured, or why there is nothing.
+    pub outcome: Result<Stats, String>,
+}
+
+/// Everything `run` measured.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The settings.
+    pub args: RunArgs,
+    /// One row per pair and level, in the order run.
+    pub rows: Vec<Row>,
+    /// Seconds the whole run took.
+    pub seconds: f64,
+}
+
+impl Results {
+    /// The statistics of `pair` at `concurrency`, if it ran and measured.
+    pub fn stats(&self, pair: PairKind, concurrency: usize) -> Option<&Stats> {
+        self.rows.iter().find(|r| r.pair.kind == pair && r.concurrency == concurrency)?.outcome.as_ref().ok()
+    }
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// The directory beside this binary where logs and the Java build go.
+fn work_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("rpc-compare"));
+    exe.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf).join("rpc-compare-work")
+}
+
+/// A server child process, killed when dropped.
+struct ServerProcess {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        // Our own child, by its handle.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl ServerProcess {
+    fn start(mut command: Command, log: PathBuf) -> Result<ServerProcess, String> {
+        let file = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        command.stdout(Stdio::null()).stderr(file);
+        let child = command.spawn().map_err(|e| format!("starting the server: {e}"))?;
+        Ok(ServerProcess { child, log })
+    }
+
+    /// Waits until `addr` accepts connections, or the server exits, or `limit` passes.
+    fn wait_listening(&mut self, addr: SocketAddr, limit: Duration) -> Result<(), String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+                return Ok(());
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+                let tail: Vec<&str> = log.lines().rev().take(5).collect();
+                return Err(format!("the server exited ({status}): {}", tail.join(" / ")));
+            }
+            if Instant::now() >= deadline {
+                return Err(format!("the server did not listen on {addr} within {limit:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn start_server(
+    pair: &Pair,
+    port: u16,
+    args: &RunArgs,
+    java_classes: &Result<PathBuf, String>,
+) -> Result<ServerProcess, String> {
+    let work = work_dir();
+    let log = work.join(format!("server-{}.log", pair.name.replace(' ', "-")));
+    let command = match pair.server {
+        ServerSpec::Own(kind) => {
+            let exe = std::env::current_exe().map_err(|e| format!("finding rpc-compare: {e}"))?;
+            let mut command = Command::new(exe);
+            let kind = kind.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+            let payload = args.payload.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+            command.args(["serve", &kind, "--addr", &format!("127.0.0.1:{port}"), "--payload", &payload]);
+            command
+        }
+        ServerSpec::Java => java::command(java_classes.as_ref().map_err(Clone::clone)?, port)?,
+    };
+    ServerProcess::start(command, log)
+}
+
+/// Runs the client of `pair` as a child process and reads its statistics.
+fn run_client(
+    pair: &Pair,
+    addr: SocketAddr,
+    concurrency: usize,
+    warmup: Duration,
+    args: &RunArgs,
+) -> Result<Stats, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("finding rpc-compare: {e}"))?;
+    let client = pair.client.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    let payload = args.payload.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    let mut child = Command::new(exe)
+        .args(["load", &client, "--addr", &addr.to_string(), "--payload", &payload])
+        .args(["-c", &concurrency.to_string()])
+        .args(["-d", &format!("{}ms", args.duration.as_millis())])
+        .args(["--warmup", &format!("{}ms", warmup.as_millis())])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("starting the client: {e}"))?;
+    // The client's own timeouts end it within duration + 2 × call timeout; past a margin
+    // beyond that it is killed.
+    let deadline = Instant::now() + args.duration + Duration::from_secs(20);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err("the client overran its time and was killed".into());
+            }
+            Err(e) => return Err(format!("waiting for the client: {e}")),
+        }
+    }
+    let output = child.wait_with_output().map_err(|e| format!("reading the client: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("the client failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    serde_json::from_slice(&output.stdout).map_err(|e| format!("the client's JSON: {e}"))
+}
+
+/// Runs the pairs and writes the report.
+///
+/// # Errors
+/// When the results cannot be written.
+pub fn run(args: &RunArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let pairs: Vec<Pair> = if args.pairs.is_empty() { PairKind::ALL.to_vec() } else { args.pairs.clone() }
+        .into_iter()
+        .map(PairKind::pair)
+        .collect();
+    let work = work_dir();
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let java_classes = if pairs.iter().any(|p| matches!(p.server, ServerSpec::Java)) {
+        eprintln!("building Apache's Java server...");
+        java::build(&work.join("java"))
+    } else {
+        Err("not asked for".into())
+    };
+
+    let mut rows = Vec::new();
+    for pair in &pairs {
+        let skip = |rows: &mut Vec<Row>, why: String| {
+            eprintln!("{}: {why}", pair.name);
+            for &concurrency in &args.concurrency {
+                rows.push(Row { pair: *pair, concurrency, outcome: Err(why.clone()) });
+            }
+        };
+        let per_pair = (args.duration + Duration::from_millis(500)) * args.concurrency.len() as u32;
+        if started.elapsed() + per_pair > args.budget {
+            skip(&mut rows, format!("skipped: the {:?} budget would be exceeded", args.budget));
+            continue;
+        }
+        let port = match free_port() {
+            Ok(port) => port,
+            Err(e) => {
+                skip(&mut rows, format!("no free port: {e}"));
+                continue;
+            }
+        };
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let mut server = match start_server(pair, port, args, &java_classes) {
+            Ok(server) => server,
+            Err(why) => {
+                skip(&mut rows, why);
+                continue;
+            }
+        };
+        if let Err(why) = server.wait_listening(addr, Duration::from_secs(20)) {
+            skip(&mut rows, why);
+            continue;
+        }
+        // The JVM compiles its hot paths during the first seconds.
+        let warmup = match pair.server {
+            ServerSpec::Java => (args.warmup * 3).min(args.duration / 2),
+            ServerSpec::Own(_) => args.warmup,
+        };
+        for &concurrency in &args.concurrency {
+            let outcome = run_client(pair, addr, concurrency, warmup, args);
+            match &outcome {
+                Ok(s) => eprintln!(
+                    "{} × {concurrency}: {:.0} QPS, p50 {} µs, p99 {} µs, {} errors",
+                    pair.name,
+                    s.qps,
+                    s.p50_us,
+                    s.p99_us,
+                    s.error_count()
+                ),
+                Err(e) => eprintln!("{} × {concurrency}: {e}", pair.name),
+            }
+            rows.push(Row { pair: *pair, concurrency, outcome });
+            // Let the sockets of the last run close before the next.
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        drop(server);
+    }
+    let results = Results { args: args.clone(), rows, seconds: started.elapsed().as_secs_f64() };
+    print!("{}", crate::section::table(&results));
+    if args.no_write {
+        return Ok(());
+    }
+    let root = crate::repo_root();
+    let chart = root.join("docs/bench-rpc.svg");
+    crate::chart::write_svg(&results, &chart).map_err(|e| format!("writing {}: {e}", chart.display()))?;
+    let benchmarks = root.join("BENCHMARKS.md");
+    crate::section::write(&results, &benchmarks, java_classes.err())?;
+    eprintln!("wrote {} and {}", benchmarks.display(), chart.display());
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! `rpc-compare`: HelloService over loopback, this project against its peers, each server
+//! and each client in a process of its own.
+//!
+//! ```sh
+//! cargo run --release -p thrift-rpc-bench --bin rpc-compare            # everything, ~4 minutes
+//! cargo run --release -p thrift-rpc-bench --bin rpc-compare -- run --pairs ours-pipelined,volo -c 64
+//! ```
+//!
+//! `run` (the default) starts each pair's server as a child process, runs its client as
+//! another at each concurrency level, and writes the RPC section of BENCHMARKS.md and
+//! docs/bench-rpc.svg. `serve` and `load` are what it starts; they can be run by hand.
+
+mod chart;
+mod compare;
+mod peers;
+mod section;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use thrift_loadtest::options::parse_duration;
+use thrift_loadtest::{Payload, Strategy};
+
+/// HelloService over loopback against volo-thrift, Apache's Rust and Java Thrift, and a
+/// raw ceiling.
+#[derive(Parser, Debug)]
+#[command(name = "rpc-compare", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Runs every pair at every concurrency level and writes the results (the default).
+    Run(compare::RunArgs),
+    /// Serves HelloService with one peer's server on `--addr` until killed.
+    Serve {
+        /// Which server.
+        #[arg(value_enum)]
+        server: ServerKind,
+        /// Where to listen.
+        #[arg(long)]
+        addr: SocketAddr,
+        /// The raw server's canned reply answers this payload's request.
+        #[arg(long, value_enum, default_value_t = Payload::Small)]
+        payload: Payload,
+    },
+    /// Loads `--addr` with one peer's client and prints the statistics as JSON.
+    Load(LoadArgs),
+}
+
+/// The servers `serve` starts (Apache's Java server is started by `run` with `java`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ServerKind {
+    /// thrift-net's server.
+    Ours,
+    /// volo-thrift's server, default settings.
+    Volo,
+    /// volo-thrift's server in multiplex mode.
+    VoloMultiplex,
+    /// Apache's `thrift` crate processor, a thread per connection.
+    Apache,
+    /// Pre-encoded replies, nothing decoded.
+    Raw,
+}
+
+/// The clients `load` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ClientKind {
+    /// thrift-net's pipelined client: one connection for every caller.
+    OursPipelined,
+    /// thrift-net's client, one connection behind a mutex.
+    OursMutex,
+    /// thrift-net's client, a new connection per call.
+    OursPerCall,
+    /// volo-thrift's client, default settings (a pool of ping-pong connections).
+    Volo,
+    /// volo-thrift's client in multiplex mode.
+    VoloMultiplex,
+    /// Apache's `thrift` crate synchronous client, a thread and a connection per caller.
+    Apache,
+    /// A pre-encoded request per call, a connection per caller.
+    Raw,
+}
+
+/// What `load` runs and for how long.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// Which client.
+    #[arg(value_enum)]
+    pub client: ClientKind,
+    /// The server.
+    #[arg(long)]
+    pub addr: SocketAddr,
+    /// Concurrent callers.
+    #[arg(short, long, default_value_t = 16)]
+    pub concurrency: usize,
+    /// The whole run, warm-up included.
+    #[arg(short, long, value_parser = parse_duration, default_value = "5s")]
+    pub duration: Duration,
+    /// The unmeasured start.
+    #[arg(long, value_parser = parse_duration, default_value = "1s")]
+    pub warmup: Duration,
+    /// Request and reply size.
+    #[arg(short, long, value_enum, default_value_t = Payload::Small)]
+    pub payload: Payload,
+    /// A call waiting longer fails.
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub call_timeout: Duration,
+}
+
+impl LoadArgs {
+    /// The whole run.
+    pub fn duration(&self) -> Duration {
+        self.duration
+    }
+    /// The unmeasured start.
+    pub fn warmup(&self) -> Duration {
+        self.warmup.min(self.duration / 2)
+    }
+    /// Request size.
+    pub fn payload(&self) -> Payload {
+        self.payload
+    }
+    /// The call timeout.
+    pub fn call_timeout(&self) -> Duration {
+        self.call_timeout
+    }
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()
+}
+
+fn serve(server: ServerKind, addr: SocketAddr, payload: Payload) -> std::io::Result<()> {
+    match server {
+        ServerKind::Apache => peers::apache::serve(addr),
+        ServerKind::Ours => runtime()?.block_on(peers::ours::serve(addr)),
+        ServerKind::Volo => runtime()?.block_on(peers::volo::serve(addr, false)),
+        ServerKind::VoloMultiplex => runtime()?.block_on(peers::volo::serve(addr, true)),
+        ServerKind::Raw => runtime()?.block_on(peers::raw::serve(addr, payload)),
+    }
+}
+
+fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
+    let addr = args.addr;
+    Ok(match args.client {
+        ClientKind::Apache => peers::apache::load(addr, args),
+        ClientKind::OursPipelined => runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args)),
+        ClientKind::OursMutex => runtime()?.block_on(peers::ours::load(Strategy::Mutex, addr, args)),
+        ClientKind::OursPerCall => runtime()?.block_on(peers::ours::load(Strategy::PerCall, addr, args)),
+        ClientKind::Volo => runtime()?.block_on(peers::volo::load(addr, false, args)),
+        ClientKind::VoloMultiplex => runtime()?.block_on(peers::volo::load(addr, true, args)),
+        ClientKind::Raw => runtime()?.block_on(peers::raw::load(addr, args)),
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let command = cli.command.unwrap_or_else(|| Command::Run(compare::RunArgs::default()));
+    let outcome = match command {
+        Command::Serve { server, addr, payload } => serve(server, addr, payload).map_err(|e| e.to_string()),
+        Command::Load(args) => load(&args)
+            .map_err(|e| e.to_string())
+            .and_then(|stats| serde_json::to_string(&stats).map(|json| println!("{json}")).map_err(|e| e.to_string())),
+        Command::Run(args) => compare::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rpc-compare: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root (two levels above this crate), where BENCHMARKS.md and docs/ live.
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}

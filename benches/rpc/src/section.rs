@@ -1,0 +1,238 @@
+//! The RPC section of BENCHMARKS.md: how it was run, the table, the targets with their
+//! measured ratios, and the peers' setups. Only the text between its markers is replaced,
+//! so the other sections of the file stay as their writers left them.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use crate::compare::{PairKind, Results};
+
+const BEGIN: &str = "<!-- rpc-compare:begin (written by rpc-compare; edits between these markers are overwritten) -->";
+const END: &str = "<!-- rpc-compare:end -->";
+
+/// The results as a Markdown table: a row per pair, QPS and p50/p99 per level.
+pub fn table(results: &Results) -> String {
+    let levels = &results.args.concurrency;
+    let mut out = String::from("| pair |");
+    for c in levels {
+        let _ = write!(out, " QPS ×{c} | p50 / p99 µs ×{c} |");
+    }
+    out.push_str(" errors |\n|---|");
+    for _ in levels {
+        out.push_str("---:|---:|");
+    }
+    out.push_str("---|\n");
+    let mut seen = Vec::new();
+    for row in &results.rows {
+        if seen.contains(&row.pair.kind) {
+            continue;
+        }
+        seen.push(row.pair.kind);
+        let _ = write!(out, "| {} |", row.pair.name);
+        let mut errors = 0;
+        let mut why = None;
+        for &c in levels {
+            let cell = results.rows.iter().find(|r| r.pair.kind == row.pair.kind && r.concurrency == c);
+            match cell.map(|r| &r.outcome) {
+                Some(Ok(s)) => {
+                    errors += s.error_count();
+                    let _ = write!(out, " {:.0} | {} / {} |", s.qps, s.p50_us, s.p99_us);
+                }
+                Some(Err(e)) => {
+                    why.get_or_insert_with(|| e.clone());
+                    out.push_str(" — | — |");
+                }
+                None => out.push_str(" — | — |"),
+            }
+        }
+        match why {
+            Some(why) => {
+                let _ = writeln!(out, " not run: {} |", why.replace('|', "/"));
+            }
+            None => {
+                let _ = writeln!(out, " {errors} |");
+            }
+        }
+    }
+    out
+}
+
+fn ratio(a: f64, b: f64) -> String {
+    if b > 0.0 {
+        format!("{:.2}×", a / b)
+    } else {
+        "n/a".into()
+    }
+}
+
+fn mark(ok: bool) -> &'static str {
+    if ok {
+        "met"
+    } else {
+        "**not met**"
+    }
+}
+
+/// The targets of issue 10, each with its measured ratio.
+pub fn targets(results: &Results) -> String {
+    let mut out = String::new();
+    for c in [16, 64, 256] {
+        let (Some(ours), Some(volo)) = (results.stats(PairKind::OursPipelined, c), results.stats(PairKind::Volo, c))
+        else {
+            let _ = writeln!(out, "- Ours vs volo at {c}: not measured in this run.");
+            continue;
+        };
+        let best_volo = results.stats(PairKind::VoloMultiplex, c).map_or(volo.qps, |m| m.qps.max(volo.qps));
+        let ok = ours.qps >= volo.qps && ours.p99_us < volo.p99_us;
+        let _ = writeln!(
+            out,
+            "- Ours (pipelined) vs volo (default) at {c}: QPS {} ({:.0} vs {:.0}), p99 {} vs {} µs: {}. \
+             Against volo's better mode here: QPS {}.",
+            ratio(ours.qps, volo.qps),
+            ours.qps,
+            volo.qps,
+            ours.p99_us,
+            volo.p99_us,
+            mark(ok),
+            ratio(ours.qps, best_volo),
+        );
+    }
+    match (results.stats(PairKind::OursPipelined, 64), results.stats(PairKind::Raw, 64)) {
+        (Some(ours), Some(raw)) => {
+            let _ = writeln!(
+                out,
+                "- Ours vs the raw ceiling at 64: {} ({:.0} vs {:.0} QPS), target ≥ 0.8×: {}.",
+                ratio(ours.qps, raw.qps),
+                ours.qps,
+                raw.qps,
+                mark(ours.qps >= 0.8 * raw.qps)
+            );
+        }
+        _ => out.push_str("- Ours vs the raw ceiling at 64: not measured in this run.\n"),
+    }
+    match (results.stats(PairKind::OursPipelined, 64), results.stats(PairKind::OursPerCall, 64)) {
+        (Some(shared), Some(per_call)) => {
+            let _ = writeln!(
+                out,
+                "- One shared connection vs a connection per call at 64: {} ({:.0} vs {:.0} QPS), {} errors: {}.",
+                ratio(shared.qps, per_call.qps),
+                shared.qps,
+                per_call.qps,
+                shared.error_count(),
+                mark(shared.qps >= 4.0 * per_call.qps && shared.error_count() == 0)
+            );
+        }
+        _ => out.push_str("- Shared vs per-call connections at 64: not measured in this run.\n"),
+    }
+    out
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores, {date}")
+}
+
+/// The whole section, markers included.
+pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
+    let a = &results.args;
+    let levels: Vec<String> = a.concurrency.iter().map(ToString::to_string).collect();
+    let mut out = format!("{BEGIN}\n## RPC\n\n");
+    let _ = writeln!(
+        out,
+        "Written by `cargo run --release -p thrift-rpc-bench --bin rpc-compare` on {} in {:.0} s. \
+         HelloService.sayHello from seed 001 (`benches/rpc/idl/hello.thrift`), {:?} payload, \
+         on 127.0.0.1; each server and each client is a process of its own, sharing the machine's \
+         cores. Each cell runs {:.1} s of which the first {:.1} s are not measured (the Java \
+         server's first {:.1} s); concurrency {} callers. Latency is per call as the client \
+         sees it (HDR histogram). Figures move by ±10% or so between runs on a shared machine.\n",
+        machine(),
+        results.seconds,
+        a.payload,
+        a.duration.as_secs_f64(),
+        a.warmup.as_secs_f64(),
+        (a.warmup * 3).min(a.duration / 2).as_secs_f64(),
+        levels.join(", "),
+    );
+    out.push_str("![QPS per pair and concurrency](docs/bench-rpc.svg)\n\n");
+    out.push_str(&table(results));
+    out.push_str("\n### Targets (issue 10)\n\n");
+    out.push_str(&targets(results));
+    out.push_str("\n### The pairs\n\n| pair | server | client |\n|---|---|---|\n");
+    let mut seen = Vec::new();
+    for row in &results.rows {
+        if !seen.contains(&row.pair.kind) {
+            seen.push(row.pair.kind);
+            let _ = writeln!(out, "| {} | {} | {} |", row.pair.name, row.pair.server_text, row.pair.client_text);
+        }
+    }
+    out.push_str(
+        "\nNotes:\n\n\
+         - Every server answers alike (name echoed, age 19, `hello, NAME: MESSAGE`, a timestamp) and \
+         every client checks the reply; a wrong reply counts as an error.\n\
+         - Apache's Rust `TServer` cannot set TCP_NODELAY on the sockets it accepts, and its framed \
+         writer sends the length and the body in two writes, so with Nagle's algorithm each reply \
+         waits for a delayed ACK (tens of milliseconds). The comparison runs Apache's processor and \
+         transports behind an accept loop of ours that sets TCP_NODELAY, a thread per connection; its \
+         client sets it too.\n\
+         - volo's defaults are its users' defaults: TTHeader around framed binary, and a pool of \
+         connections each carrying one call at a time. In multiplex mode (a `#[doc(hidden)]` option, \
+         \"not recommended for most users\") both sides carry many calls per connection.\n\
+         - The raw ceiling decodes nothing: its server patches the sequence id into a reply encoded \
+         once, its client sends a request encoded once and reads one frame back. Its clients use a \
+         connection each, one call at a time, as Apache's do.\n",
+    );
+    match java_unavailable {
+        Some(why) if why != "not asked for" => {
+            let _ = writeln!(out, "- Apache's Java server did not run here: {why}.");
+        }
+        _ => out.push_str(
+            "- Apache's Java server is built at run time from Debian's `libthrift-java` (0.16) with code \
+             from `thrift --gen java` (0.17) and OpenJDK: `apt-get install default-jdk-headless \
+             libthrift-java`. Without them its row says why it did not run.\n",
+        ),
+    }
+    out.push('\n');
+    out.push_str(END);
+    out.push('\n');
+    out
+}
+
+/// Puts the section into `path`: between its markers when they are there, at the end
+/// otherwise. The rest of the file is left as it is.
+///
+/// # Errors
+/// When the file cannot be read or written.
+pub fn write(results: &Results, path: &Path, java_unavailable: Option<String>) -> Result<(), String> {
+    let section = section(results, java_unavailable);
+    let current = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let updated = match (current.find(BEGIN), current.find(END)) {
+        (Some(b), Some(e)) if b < e => {
+            let rest = current[e + END.len()..].trim_start_matches('\n');
+            let gap = if rest.is_empty() { "" } else { "\n" };
+            format!("{}{section}{gap}{rest}", &current[..b])
+        }
+        _ if current.is_empty() => section,
+        _ => format!("{}\n\n{}", current.trim_end(), section),
+    };
+    std::fs::write(path, updated).map_err(|e| format!("{}: {e}", path.display()))
+}
