@@ -65,11 +65,12 @@ pub struct PoolConfig {
     /// the endpoint; more wait up to [`PoolConfig::wait_timeout`]. At least 1. Default: 32.
     pub max_total: usize,
     /// The most idle connections kept for one endpoint (commons-pool2 `maxIdle`, Kitex
-    /// `MaxIdlePerAddress`): a connection returned beyond it is closed. At most `max_total`.
-    /// Default: `max_total`.
-    pub max_idle: usize,
+    /// `MaxIdlePerAddress`): a connection returned beyond it is closed. Keep it near the
+    /// concurrency you expect: a cap below it closes and reopens connections on every burst.
+    /// At most `max_total`. Default: `None`, as many as `max_total`.
+    pub max_idle: Option<usize>,
     /// Idle connections [`Pool::maintain`](super::Pool::maintain) opens ahead of need
-    /// (commons-pool2 `minIdle`). At most `max_idle`. Default: 0.
+    /// (commons-pool2 `minIdle`). At most the idle cap. Default: 0.
     pub min_idle: usize,
     /// The most idle connections kept over all endpoints together (Kitex `MaxIdleGlobal`):
     /// a connection returned beyond it is closed. Default: none.
@@ -116,13 +117,18 @@ impl PoolConfig {
     /// The longest ejection backoff unless set otherwise.
     pub const DEFAULT_MAX_EJECT_BACKOFF: Duration = Duration::from_secs(10);
 
+    /// The most idle connections kept per endpoint: `max_idle`, else `max_total`.
+    pub(crate) fn idle_cap(&self) -> usize {
+        self.max_idle.unwrap_or(self.max_total).min(self.max_total)
+    }
+
     /// The settings with every limit brought within its bounds, and the connect timeout
     /// moved into the client's settings.
     pub(crate) fn normalized(&self) -> PoolConfig {
         let mut c = self.clone();
         c.max_total = c.max_total.max(1);
-        c.max_idle = c.max_idle.min(c.max_total);
-        c.min_idle = c.min_idle.min(c.max_idle);
+        c.max_idle = Some(c.idle_cap());
+        c.min_idle = c.min_idle.min(c.idle_cap());
         if let Mode::Shared { connections } = &mut c.mode {
             *connections = (*connections).clamp(1, c.max_total);
         }
@@ -139,7 +145,7 @@ impl Default for PoolConfig {
             mode: Mode::Exclusive,
             balance: Balance::default(),
             max_total: Self::DEFAULT_MAX_TOTAL,
-            max_idle: Self::DEFAULT_MAX_TOTAL,
+            max_idle: None,
             min_idle: 0,
             max_idle_global: None,
             idle_timeout: Some(Self::DEFAULT_IDLE_TIMEOUT),
@@ -162,7 +168,7 @@ mod tests {
     fn normalizing_keeps_every_limit_within_the_others() {
         let config = PoolConfig {
             max_total: 0,
-            max_idle: 10,
+            max_idle: Some(10),
             min_idle: 10,
             mode: Mode::Shared { connections: 0 },
             eject_backoff: Duration::from_secs(3),
@@ -171,13 +177,15 @@ mod tests {
             ..PoolConfig::default()
         }
         .normalized();
-        assert_eq!((config.max_total, config.max_idle, config.min_idle), (1, 1, 1));
+        assert_eq!((config.max_total, config.max_idle, config.min_idle), (1, Some(1), 1));
         assert_eq!(config.mode, Mode::Shared { connections: 1 });
         assert_eq!(config.max_eject_backoff, Duration::from_secs(3));
         assert_eq!(config.client.connect_timeout, Some(Duration::from_millis(7)));
 
         let shared = PoolConfig { mode: Mode::Shared { connections: 100 }, max_total: 4, ..PoolConfig::default() };
         assert_eq!(shared.normalized().mode, Mode::Shared { connections: 4 });
-        assert_eq!(shared.normalized().max_idle, 4, "max_idle follows a lowered max_total");
+        assert_eq!(shared.normalized().max_idle, Some(4), "the idle cap follows max_total");
+        let big = PoolConfig { max_total: 256, ..PoolConfig::default() };
+        assert_eq!(big.normalized().max_idle, Some(256), "no idle cap below max_total unless asked");
     }
 }

@@ -55,7 +55,7 @@ impl Connector {
     /// Counts a returned connection as idle if the caps allow; false when it must be closed.
     fn enter_idle(&self) -> bool {
         let config = &self.settings.config;
-        if self.counters.idle.fetch_add(1, Relaxed) >= config.max_idle {
+        if self.counters.idle.fetch_add(1, Relaxed) >= config.idle_cap() {
             self.counters.idle.fetch_sub(1, Relaxed);
             return false;
         }
@@ -225,7 +225,7 @@ fn prune(pool: &Pool, over_global: usize) -> usize {
     let connector = pool.manager();
     let config = &connector.settings.config;
     let now = Instant::now();
-    let mut excess = connector.counters.idle.load(Relaxed).saturating_sub(config.max_idle) + over_global;
+    let mut excess = connector.counters.idle.load(Relaxed).saturating_sub(config.idle_cap()) + over_global;
     // deadpool keeps its queue oldest return first, so the excess goes from the front.
     let removed = pool
         .retain(|conn, _| {

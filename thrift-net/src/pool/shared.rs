@@ -151,7 +151,7 @@ impl SharedConnections {
         for slot in self.slots.iter() {
             let Some(conn) = slot.get() else { continue };
             let idle = conn.client.in_flight() == 0;
-            let unwanted = conn.unusable(config, now, true).is_some() || (idle && idle_kept >= config.max_idle);
+            let unwanted = conn.unusable(config, now, true).is_some() || (idle && idle_kept >= config.idle_cap());
             if unwanted && slot.clear(&conn) {
                 removed += 1;
             } else if idle {
