@@ -32,7 +32,18 @@ pub fn write_svg(results: &Results, path: &Path, subtitle: &str) -> Result<(), B
     )?;
     head.draw_text(subtitle, &("sans-serif", 14).into_text_style(&head).color(&RGBColor(90, 90, 90)), (20, 38))?;
 
-    let max = results.0.iter().filter_map(|m| m.mb_per_s()).fold(1.0, f64::max) * 2.0;
+    // One legend for all panels, in the header.
+    for (i, lib) in Library::ALL.into_iter().enumerate() {
+        let x = 800 + 150 * (i as i32 % 2);
+        let y = 12 + 20 * (i as i32 / 2);
+        head.draw(&Rectangle::new([(x, y), (x + 14, y + 12)], color(lib).filled()))?;
+        head.draw_text(lib.name(), &("sans-serif", 14).into_text_style(&head), (x + 20, y))?;
+    }
+
+    // Whole powers of ten around the data, so that every bar's height can be compared.
+    let rates = results.0.iter().filter_map(|m| m.mb_per_s());
+    let (min, max) = rates.fold((f64::MAX, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (low, high) = (10f64.powf((min / 2.0).log10().floor()), 10f64.powf((max * 1.2).log10().ceil()));
     let panels = body.split_evenly((2, 2));
     let cells = [
         (Proto::Binary, Op::Encode),
@@ -46,7 +57,7 @@ pub fn write_svg(results: &Results, path: &Path, subtitle: &str) -> Result<(), B
             .margin(12)
             .x_label_area_size(28)
             .y_label_area_size(56)
-            .build_cartesian_2d(0f64..3f64, (1f64..max).log_scale())?;
+            .build_cartesian_2d(0f64..3f64, (low..high).log_scale())?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -70,13 +81,10 @@ pub fn write_svg(results: &Results, path: &Path, subtitle: &str) -> Result<(), B
                 .filter_map(|(si, shape)| {
                     let x0 = si as f64 + 0.1 + li as f64 * 0.2;
                     let v = results.get(lib, shape, proto, op)?.mb_per_s()?;
-                    Some(Rectangle::new([(x0, 1.0), (x0 + 0.18, v)], color(lib).filled()))
+                    Some(Rectangle::new([(x0, low), (x0 + 0.18, v)], color(lib).filled()))
                 })
                 .collect();
-            chart
-                .draw_series(bars)?
-                .label(lib.name())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color(lib).filled()));
+            chart.draw_series(bars)?;
             // A cell the library gets wrong is marked where its bar would be.
             let failures: Vec<_> = ShapeKind::ALL
                 .into_iter()
@@ -84,17 +92,11 @@ pub fn write_svg(results: &Results, path: &Path, subtitle: &str) -> Result<(), B
                 .filter(|&(_, shape)| results.get(lib, shape, proto, op).is_some_and(|m| m.ns.is_err()))
                 .map(|(si, _)| {
                     let x0 = si as f64 + 0.1 + li as f64 * 0.2;
-                    Text::new("fails", (x0, 2.0), ("sans-serif", 12).into_font().color(&RED))
+                    Text::new("fails", (x0, low * 1.5), ("sans-serif", 12).into_font().color(&RED))
                 })
                 .collect();
             chart.draw_series(failures)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.3))
-            .draw()?;
     }
     root.present()?;
     Ok(())
