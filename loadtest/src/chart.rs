@@ -15,6 +15,7 @@ fn color(strategy: Strategy) -> RGBColor {
     match strategy {
         Strategy::PerCall => RGBColor(214, 39, 40),
         Strategy::Mutex => RGBColor(127, 127, 127),
+        Strategy::Pool => RGBColor(44, 160, 44),
         Strategy::Pipelined => RGBColor(31, 119, 180),
     }
 }

@@ -7,6 +7,8 @@
 //!
 //! - [`Strategy::PerCall`]: a new connection per call, closed after it;
 //! - [`Strategy::Mutex`]: one connection behind a mutex, one call at a time;
+//! - [`Strategy::Pool`]: `thrift-net`'s pool in exclusive mode, a connection per call in
+//!   flight;
 //! - [`Strategy::Pipelined`]: one pipelined connection carrying every call at once.
 //!
 //! Each runs at each concurrency level for a fixed time after a warm-up; the report gives

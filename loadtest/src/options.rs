@@ -18,19 +18,23 @@ pub enum Strategy {
     /// One connection behind a mutex: one call at a time, whatever the concurrency (the
     /// naive way to share a client that is not thread safe).
     Mutex,
+    /// The connection pool in exclusive mode: a connection per call in flight, returned
+    /// after the reply (the seed's commons-pool2 client pool: 6K QPS).
+    Pool,
     /// One pipelined connection carrying every call at once, replies matched by sequence id.
     Pipelined,
 }
 
 impl Strategy {
     /// Every strategy, in the order of the seed's story.
-    pub const ALL: [Strategy; 3] = [Strategy::PerCall, Strategy::Mutex, Strategy::Pipelined];
+    pub const ALL: [Strategy; 4] = [Strategy::PerCall, Strategy::Mutex, Strategy::Pool, Strategy::Pipelined];
 
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::PerCall => "per-call",
             Strategy::Mutex => "mutex",
+            Strategy::Pool => "pool",
             Strategy::Pipelined => "pipelined",
         }
     }

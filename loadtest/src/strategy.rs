@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use thrift_net::{CallError, Client, ClientConfig, TransportError, TransportErrorKind};
+use thrift_net::{CallError, Client, ClientConfig, Mode, Pool, PoolConfig, TransportError, TransportErrorKind};
 use tokio::sync::Mutex;
 
 use crate::drive::Failure;
@@ -51,6 +51,8 @@ pub enum Caller {
     },
     /// One connection, one call at a time.
     Mutex(Mutex<HelloServiceClient<Client>>),
+    /// A pool of connections, one call on each at a time.
+    Pool(HelloServiceClient<Pool>),
     /// One connection, every call at once.
     Pipelined(HelloServiceClient<Client>),
 }
@@ -65,14 +67,29 @@ impl Caller {
         strategy: Strategy,
         addr: SocketAddr,
         config: ClientConfig,
-        _concurrency: usize,
-        _pool_size: Option<usize>,
+        concurrency: usize,
+        pool_size: Option<usize>,
     ) -> Result<Caller, Failure> {
         Ok(match strategy {
             Strategy::PerCall => Caller::PerCall { addr, config, opened: AtomicU64::new(0) },
             Strategy::Mutex => {
                 let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
                 Caller::Mutex(Mutex::new(HelloServiceClient::new(client)))
+            }
+            Strategy::Pool => {
+                // As many connections as callers by default, as the seed's pool had room
+                // for every request thread; opened by the first calls, in the warm-up.
+                let max_total = pool_size.unwrap_or(concurrency).max(1);
+                let call_timeout = config.call_timeout.unwrap_or(ClientConfig::DEFAULT_CALL_TIMEOUT);
+                let pool_config = PoolConfig {
+                    client: config,
+                    mode: Mode::Exclusive,
+                    max_total,
+                    connect_timeout: call_timeout,
+                    wait_timeout: Some(call_timeout),
+                    ..PoolConfig::default()
+                };
+                Caller::Pool(HelloServiceClient::new(Pool::new([addr], pool_config)))
             }
             Strategy::Pipelined => {
                 let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
@@ -100,6 +117,7 @@ impl Caller {
                 let client = client.lock().await;
                 client.say_hello(req.clone()).await
             }
+            Caller::Pool(client) => client.say_hello(req.clone()).await,
             Caller::Pipelined(client) => client.say_hello(req.clone()).await,
         };
         let reply = reply.map_err(call_failure)?;
@@ -119,6 +137,8 @@ impl Caller {
                     client.channel().close();
                 }
             }
+            // The pool closes its connections when dropped.
+            Caller::Pool(_) => {}
             Caller::Pipelined(client) => client.channel().close(),
         }
     }
@@ -127,6 +147,7 @@ impl Caller {
     pub fn connections_opened(&self) -> u64 {
         match self {
             Caller::PerCall { opened, .. } => opened.load(Relaxed),
+            Caller::Pool(client) => client.channel().metrics().iter().map(|m| m.created).sum(),
             Caller::Mutex(_) | Caller::Pipelined(_) => 1,
         }
     }

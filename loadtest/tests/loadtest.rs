@@ -37,6 +37,10 @@ fn json_has_every_strategy_with_calls_and_percentiles() {
     let by_name = |n: &str| cells.iter().find(|c| c["strategy"] == n).unwrap();
     assert_eq!(by_name("pipelined")["errors"].as_object().unwrap().len(), 0, "{}", by_name("pipelined"));
     assert_eq!(by_name("mutex")["errors"].as_object().unwrap().len(), 0, "{}", by_name("mutex"));
+    assert_eq!(by_name("pool")["errors"].as_object().unwrap().len(), 0, "{}", by_name("pool"));
+    // Exclusive mode: a connection per caller at most (four callers, a pool of four).
+    let pooled = by_name("pool")["connections_opened"].as_u64().unwrap();
+    assert!((1..=4).contains(&pooled), "{}", by_name("pool"));
     assert_eq!(by_name("pipelined")["connections_opened"], 1);
     assert_eq!(by_name("mutex")["connections_opened"], 1);
     // A connection per call: at least as many connections as measured calls.
@@ -103,7 +107,7 @@ fn the_library_loads_a_server_given_by_address() {
         "--addr",
         &addr,
         "-s",
-        "pipelined,mutex",
+        "pipelined,mutex,pool",
         "-c",
         "8",
         "-d",
@@ -115,7 +119,7 @@ fn the_library_loads_a_server_given_by_address() {
     .unwrap();
     let report = run(&options).unwrap();
     assert_eq!(report.run.target, addr);
-    for strategy in [Strategy::Pipelined, Strategy::Mutex] {
+    for strategy in [Strategy::Pipelined, Strategy::Mutex, Strategy::Pool] {
         let cell = report.cell(strategy, 8).expect("the cell ran");
         assert!(cell.stats.calls > 0 && cell.stats.qps > 0.0, "{cell:?}");
         assert_eq!(cell.stats.error_count(), 0, "{cell:?}");
@@ -129,7 +133,9 @@ fn the_library_loads_a_server_given_by_address() {
     let metrics = handle.metrics();
     let calls: u64 = report.cells.iter().map(|c| c.stats.calls).sum();
     assert!(metrics.requests >= calls, "{metrics:?} vs {calls} calls");
-    assert_eq!(metrics.connections_accepted, 2, "one connection per strategy");
+    let pooled = report.cell(Strategy::Pool, 8).unwrap().connections_opened;
+    assert!((1..=8).contains(&pooled), "the pool opens at most one connection per caller: {pooled}");
+    assert_eq!(metrics.connections_accepted, 2 + pooled, "one connection for pipelined and mutex each, and the pool's");
     server_rt.block_on(handle.shutdown(Duration::from_secs(2)));
 }
 

@@ -12,11 +12,13 @@ const HEIGHT: u32 = 620;
 fn color(pair: PairKind) -> RGBColor {
     match pair {
         PairKind::OursPipelined => RGBColor(31, 119, 180),
+        PairKind::OursPool => RGBColor(23, 190, 207),
         PairKind::OursPerCall => RGBColor(214, 39, 40),
         PairKind::Volo => RGBColor(255, 127, 14),
         PairKind::VoloMultiplex => RGBColor(255, 187, 120),
         PairKind::Apache => RGBColor(127, 127, 127),
         PairKind::Java => RGBColor(148, 103, 189),
+        PairKind::JavaOursPool => RGBColor(197, 176, 213),
         PairKind::Raw => RGBColor(44, 160, 44),
     }
 }

@@ -58,6 +58,8 @@ impl Default for RunArgs {
 pub enum PairKind {
     /// thrift-net's server, its pipelined client.
     OursPipelined,
+    /// thrift-net's server, its pool in exclusive mode.
+    OursPool,
     /// thrift-net's server, its client one connection per call (the seed's first try).
     OursPerCall,
     /// volo-thrift's server and client, default settings.
@@ -68,6 +70,8 @@ pub enum PairKind {
     Apache,
     /// Apache's Java TNonblockingServer, Apache's Rust client.
     Java,
+    /// Apache's Java TNonblockingServer, thrift-net's pool (the seed's setup, our client).
+    JavaOursPool,
     /// Pre-encoded bytes both ways.
     Raw,
 }
@@ -100,12 +104,14 @@ pub struct Pair {
 
 impl PairKind {
     /// Every pair, in the report's order.
-    pub const ALL: [PairKind; 7] = [
+    pub const ALL: [PairKind; 9] = [
         PairKind::OursPipelined,
+        PairKind::OursPool,
         PairKind::Volo,
         PairKind::VoloMultiplex,
         PairKind::Apache,
         PairKind::Java,
+        PairKind::JavaOursPool,
         PairKind::Raw,
         PairKind::OursPerCall,
     ];
@@ -119,6 +125,13 @@ impl PairKind {
                 "thrift-net `Client`, one pipelined connection",
                 ServerSpec::Own(ServerKind::Ours),
                 ClientKind::OursPipelined,
+            ),
+            PairKind::OursPool => (
+                "ours pool",
+                "thrift-net `Server`",
+                "thrift-net `Pool`, exclusive mode, `max_total` = callers",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursPool,
             ),
             PairKind::OursPerCall => (
                 "ours per-call",
@@ -154,6 +167,13 @@ impl PairKind {
                 "`thrift` 0.17 sync client, a thread and connection per caller",
                 ServerSpec::Java,
                 ClientKind::Apache,
+            ),
+            PairKind::JavaOursPool => (
+                "java + ours pool",
+                "Java `TNonblockingServer`, as above",
+                "thrift-net `Pool`, exclusive mode, `max_total` = callers",
+                ServerSpec::Java,
+                ClientKind::OursPool,
             ),
             PairKind::Raw => (
                 "raw ceiling",

@@ -73,6 +73,8 @@ pub enum ServerKind {
 pub enum ClientKind {
     /// thrift-net's pipelined client: one connection for every caller.
     OursPipelined,
+    /// thrift-net's pool, exclusive mode: a connection per call in flight.
+    OursPool,
     /// thrift-net's client, one connection behind a mutex.
     OursMutex,
     /// thrift-net's client, a new connection per call.
@@ -151,6 +153,7 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
     Ok(match args.client {
         ClientKind::Apache => peers::apache::load(addr, args),
         ClientKind::OursPipelined => runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args)),
+        ClientKind::OursPool => runtime()?.block_on(peers::ours::load(Strategy::Pool, addr, args)),
         ClientKind::OursMutex => runtime()?.block_on(peers::ours::load(Strategy::Mutex, addr, args)),
         ClientKind::OursPerCall => runtime()?.block_on(peers::ours::load(Strategy::PerCall, addr, args)),
         ClientKind::Volo => runtime()?.block_on(peers::volo::load(addr, false, args)),
