@@ -120,9 +120,7 @@ impl<T: Encode> Encode for Vec<T> {
     #[inline]
     fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
         P::write_list_begin(buf, T::TTYPE, self.len());
-        for item in self {
-            item.encode::<P, B>(buf);
-        }
+        T::encode_seq::<P, B>(self.iter(), buf);
     }
     #[inline]
     fn encoded_len<P: Protocol>(&self) -> usize {
@@ -156,9 +154,7 @@ macro_rules! set {
             #[inline]
             fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B) {
                 P::write_list_begin(buf, T::TTYPE, self.len());
-                for item in self {
-                    item.encode::<P, B>(buf);
-                }
+                T::encode_seq::<P, B>(self.iter(), buf);
             }
             #[inline]
             fn encoded_len<P: Protocol>(&self) -> usize {
