@@ -63,7 +63,8 @@ async fn maintain_opens_min_idle_connections_ahead_of_need() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_idle_closes_connections_returned_beyond_it() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    let pool = Pool::new([handle.local_addr()], PoolConfig { max_total: 6, max_idle: Some(2), ..PoolConfig::default() });
+    let pool =
+        Pool::new([handle.local_addr()], PoolConfig { max_total: 6, max_idle: Some(2), ..PoolConfig::default() });
     let client = HelloServiceClient::new(pool.clone());
     concurrent_slow_calls(&client, 6, 200).await;
     let m = pool.metrics()[0];

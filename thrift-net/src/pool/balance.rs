@@ -145,3 +145,80 @@ impl Drop for Picked {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::TransportError;
+    use crate::pool::config::PoolConfig;
+
+    fn endpoints(n: u16) -> (Endpoints, Arc<Settings>) {
+        let settings = Arc::new(Settings::new(&PoolConfig::default()));
+        let addrs = (1..=n).map(|port| SocketAddr::from(([127, 0, 0, 1], port)));
+        (Endpoints::new(addrs, &settings), settings)
+    }
+
+    fn refused() -> TransportError {
+        TransportError::from(std::io::Error::from(std::io::ErrorKind::ConnectionRefused))
+    }
+
+    #[test]
+    fn an_ejected_endpoint_is_left_out_while_others_are_up() {
+        let (endpoints, settings) = endpoints(3);
+        let list = endpoints.snapshot();
+        list[1].health.failed(&refused(), &settings);
+        for balance in [Balance::PowerOfTwoChoices, Balance::RoundRobin] {
+            for _ in 0..100 {
+                let picked = endpoints.pick(&list, &mut Vec::new(), balance, settings.now()).unwrap();
+                assert_ne!(picked.index, 1, "{balance:?}");
+                assert!(!picked.probe);
+            }
+        }
+    }
+
+    #[test]
+    fn when_every_endpoint_is_ejected_one_call_at_a_time_probes_the_soonest() {
+        let (endpoints, settings) = endpoints(2);
+        let list = endpoints.snapshot();
+        list[1].health.failed(&refused(), &settings);
+        list[0].health.failed(&refused(), &settings);
+        list[0].health.failed(&refused(), &settings); // a longer backoff
+        let now = settings.now();
+        let first = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        assert_eq!((first.index, first.probe), (1, true));
+        let second = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        assert_eq!((second.index, second.probe), (0, true), "the other one, since 1 is being probed");
+        assert!(endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).is_none(), "both probed");
+        drop(first);
+        let again = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        assert_eq!(again.index, 1, "a probe ends when its call does");
+        // Tried already in this call: not offered again.
+        drop(again);
+        assert!(endpoints.pick(&list, &mut vec![1], Balance::default(), now).is_none());
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_its_limit_and_a_connection_clears_it() {
+        let config = PoolConfig {
+            eject_backoff: std::time::Duration::from_millis(100),
+            max_eject_backoff: std::time::Duration::from_millis(350),
+            ..PoolConfig::default()
+        };
+        let settings = Settings::new(&config);
+        let health = super::super::endpoint::Health::default();
+        let mut backoffs = Vec::new();
+        for _ in 0..4 {
+            let before = settings.now();
+            health.failed(&refused(), &settings);
+            let until = health.ejected_until().unwrap();
+            backoffs.push((until - before) / 1_000_000); // ms, rounded down
+        }
+        // (Each measured from just before the failure: a little over, never under.)
+        let within = |ms: u64, from: u64| (from..from + 50).contains(&ms);
+        assert!(within(backoffs[0], 100) && within(backoffs[1], 200), "doubles: {backoffs:?}");
+        assert!(within(backoffs[2], 350) && within(backoffs[3], 350), "capped: {backoffs:?}");
+        assert!(health.last_error().unwrap().to_lowercase().contains("refused"));
+        health.connected();
+        assert!(health.ejected_until().is_none() && health.last_error().is_none());
+    }
+}

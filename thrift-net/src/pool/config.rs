@@ -91,7 +91,8 @@ pub struct PoolConfig {
     pub wait_timeout: Option<Duration>,
     /// Check an idle connection before handing it out (commons-pool2 `testOnBorrow`): a
     /// connection the peer closed is noticed without a round trip (the connection's reader
-    /// saw EOF or a reset) and replaced. Default: on.
+    /// saw EOF or a reset) and replaced. Exclusive mode; shared mode always passes over a
+    /// closed connection. Default: on.
     pub test_on_checkout: bool,
     /// Hand out the most recently returned idle connection first, so the ones left over
     /// after a burst stay unused and expire. Default: on.

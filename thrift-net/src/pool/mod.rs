@@ -288,3 +288,22 @@ impl Channel for Pool {
         self.dispatch(|client| async move { client.oneway(service, method, args).await }).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_is_clone_send_sync_and_a_channel() {
+        fn check<T: Clone + Send + Sync + Channel + 'static>() {}
+        check::<Pool>();
+    }
+
+    #[test]
+    fn a_pool_needs_no_runtime_until_a_call() {
+        let addr = SocketAddr::from(([127, 0, 0, 1], 9));
+        let pool = Pool::new([addr, addr], PoolConfig::default());
+        assert_eq!(pool.endpoints(), vec![addr], "duplicates once");
+        assert_eq!(pool.metrics()[0].created, 0);
+    }
+}
