@@ -63,6 +63,22 @@ trait Wire {
     fn scalar(buf: &[u8], at: usize, t: TType, limits: &Limits) -> Val;
     /// The longest varint an integer element of type `t` takes, in a varint protocol.
     fn varint_max(t: TType) -> Option<usize>;
+
+    /// Steps over up to `left` strings from `pos`: the end of the complete ones and how many
+    /// are left.
+    #[inline(always)]
+    fn strings(buf: &[u8], mut pos: usize, mut left: usize, limits: &Limits) -> (usize, usize) {
+        while left > 0 {
+            match Self::scalar(buf, pos, TType::String, limits) {
+                Val::Done(end) if end <= buf.len() => {
+                    pos = end;
+                    left -= 1;
+                }
+                _ => break,
+            }
+        }
+        (pos, left)
+    }
 }
 
 /// What one turn of the driver leaves to do to the stack.
@@ -287,6 +303,9 @@ fn skip_flat_elems<W: Wire>(
         let (walked, still, _) = super::skip_varints(&buf[pos..], left, max);
         return Some((pos + walked, still));
     }
+    if elem == TType::String {
+        return Some(W::strings(buf, pos, left, limits));
+    }
     if !flat(elem) {
         return None;
     }
@@ -403,8 +422,9 @@ fn walkable(t: Option<TType>) -> Option<TType> {
 
 #[inline]
 fn fits(after: usize, len: usize, min_elem: usize, limits: &Limits) -> Option<()> {
-    let end = (after as u128).saturating_add(len as u128 * min_elem as u128);
-    (end <= limits.max_message_len as u128).then_some(())
+    // An overflow is "too large" too: the careful path's wider arithmetic errors on it.
+    let end = len.checked_mul(min_elem)?.checked_add(after)?;
+    (end <= limits.max_message_len).then_some(())
 }
 
 /// A string of `len` declared bytes whose body starts at `body`, checked as the core does.
@@ -451,6 +471,22 @@ impl Wire for BinaryWire {
         let width = BINARY_FIXED[t as usize];
         if width != 0 {
             return FieldStep::Next { id, end: at + width as usize };
+        }
+        // Then strings and bools, the other common fields, without a jump through the type.
+        if t == TType::String as u8 {
+            return match be_i32(buf, at) {
+                Some(len) => match string_end(len as i64, at + 4, limits) {
+                    Val::Done(end) => FieldStep::Next { id, end },
+                    _ => FieldStep::Defer,
+                },
+                None => FieldStep::Defer,
+            };
+        }
+        if t == TType::Bool as u8 {
+            return match buf.get(at) {
+                Some(0 | 1) => FieldStep::Next { id, end: at + 1 },
+                _ => FieldStep::Defer,
+            };
         }
         if t == 0 {
             return FieldStep::Stop(pos + 1);
@@ -581,13 +617,25 @@ impl Wire for CompactWire {
             return FieldStep::Defer;
         }
         let (id, at) = (last_id.wrapping_add(delta as i16), pos + 1);
-        let step = match b & 0x0f {
-            // A bool folded into the header: no value byte.
-            1 | 2 => return FieldStep::Next { id, end: at },
-            n => match compact_type(n) {
-                Some(t) => Self::value(buf, at, t, limits, can_open),
-                None => Val::Defer,
-            },
+        let ctype = b & 0x0f;
+        // The common fields first, with predictable branches rather than a jump through
+        // the type: a bool folded into the header (no value byte), varint integers, strings.
+        if ctype == 1 || ctype == 2 {
+            return FieldStep::Next { id, end: at };
+        }
+        if ctype == 5 || ctype == 6 {
+            let max = if ctype == 5 { 5 } else { 10 };
+            return varint_end(buf, at, max).map_or(FieldStep::Defer, |end| FieldStep::Next { id, end });
+        }
+        if ctype == 8 {
+            return match Self::scalar(buf, at, TType::String, limits) {
+                Val::Done(end) => FieldStep::Next { id, end },
+                _ => FieldStep::Defer,
+            };
+        }
+        let step = match compact_type(ctype) {
+            Some(t) => Self::value(buf, at, t, limits, can_open),
+            None => Val::Defer,
         };
         match step {
             Val::Done(end) => FieldStep::Next { id, end },

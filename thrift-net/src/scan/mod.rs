@@ -581,48 +581,41 @@ fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
 /// complete ones, how many are still to come, and whether the next one is longer than
 /// `max_bytes` (an error).
 ///
-/// Eight bytes at a time while it can: a varint ends at each byte with its high bit clear,
-/// so a word holds as many varint ends as such bytes, counted without a branch per byte
-/// (which would mispredict on every change of length). Words that could hold a varint too
-/// long, or the list's end, go byte by byte.
+/// A varint ends at each byte with its high bit clear. Long runs go eight bytes at a time,
+/// counting the ends in a word; the rest byte by byte, but without a branch on each byte's
+/// high bit (which would mispredict on every change of length).
 #[inline]
 fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // `start`: the end of the last complete varint; `i`: the next byte to look at.
     let mut start = 0;
     let mut i = 0;
-    while left > 0 {
+    // With at least 8 varints to go, every byte of the next word belongs to the list.
+    while left >= 8 {
         let Some(Ok(word)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) else { break };
         let word = u64::from_le_bytes(word);
         let ends = !word & HIGH;
         // A run of continuation bytes as long as the limit may be an error: let the byte
-        // loop decide (it may also be past the list's end, which the byte loop ignores).
+        // loop decide.
         if ends == 0
             || (i - start) + (ends.trailing_zeros() / 8) as usize >= max_bytes
             || (max_bytes < 8 && has_run(word & HIGH, max_bytes))
         {
             break;
         }
-        let n = ends.count_ones() as usize;
-        if n >= left {
-            // The list ends in this word, at its `left`-th varint end.
-            let mut last = ends;
-            for _ in 1..left {
-                last &= last - 1;
-            }
-            return (i + (last.trailing_zeros() / 8) as usize + 1, 0, false);
-        }
-        left -= n;
+        left -= ends.count_ones() as usize;
         start = i + 8 - (ends.leading_zeros() / 8) as usize;
         i += 8;
     }
+    let mut run = i - start;
     while left > 0 {
         let Some(&b) = bytes.get(i) else { break };
         i += 1;
-        if b & 0x80 == 0 {
-            left -= 1;
-            start = i;
-        } else if i - start >= max_bytes {
+        let end = b < 0x80;
+        left -= end as usize;
+        start = if end { i } else { start };
+        run = if end { 0 } else { run + 1 };
+        if run >= max_bytes {
             return (start, left, true);
         }
     }
