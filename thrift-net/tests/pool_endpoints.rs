@@ -111,7 +111,8 @@ async fn power_of_two_choices_sends_calls_where_fewer_are_in_flight() {
     let mut calls = Vec::new();
     for i in 0..20 {
         let client = client.clone();
-        calls.push(tokio::spawn(async move { client.slow_hello(format!("{i}"), 400).await }));
+        // Slow enough that none finishes before the last starts, however loaded the machine.
+        calls.push(tokio::spawn(async move { client.slow_hello(format!("{i}"), 2000).await }));
         let in_flight = i + 1;
         eventually("the call is in flight", || pool.metrics().iter().map(|m| m.in_flight).sum::<usize>() == in_flight)
             .await;

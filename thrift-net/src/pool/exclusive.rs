@@ -116,6 +116,7 @@ impl Exclusive {
         let got = self.pool.get().await;
         drop(waiting);
         match got {
+            // Spoiled until the call says otherwise: a call dropped midway discards it.
             Ok(object) => {
                 Ok(Leased { object: Some(object), spoiled: true, _active: counters.hold(|c| &c.checked_out) })
             }

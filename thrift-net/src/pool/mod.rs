@@ -39,6 +39,9 @@ use metrics::Counters;
 ///    few pipelined connections;
 /// 3. makes the call; a connection that saw a timeout, or a transport or protocol error, is
 ///    discarded (so is one whose call was dropped midway), any other returns to the pool.
+///    (A reply the connection could not frame or route closes the connection, a transport
+///    error; a whole reply whose body the typed client then fails to decode leaves the
+///    connection in step, and it is kept.)
 ///
 /// When a connection cannot be opened nothing was sent, so the call moves to another
 /// endpoint; when none is left it fails at once with [`CallError::Unavailable`] naming each
