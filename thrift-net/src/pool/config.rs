@@ -62,7 +62,9 @@ pub struct PoolConfig {
     pub balance: Balance,
     /// The most connections open to one endpoint at once, busy or idle: a hard cap
     /// (commons-pool2 `maxTotal`). In exclusive mode it is also the most calls in flight to
-    /// the endpoint; more wait up to [`PoolConfig::wait_timeout`]. At least 1. Default: 32.
+    /// the endpoint; more wait up to [`PoolConfig::wait_timeout`]. (A discarded connection
+    /// leaves the count at once; its socket closes as soon as its tasks next run, so the
+    /// server may count it a moment longer.) At least 1. Default: 32.
     pub max_total: usize,
     /// The most idle connections kept for one endpoint (commons-pool2 `maxIdle`, Kitex
     /// `MaxIdlePerAddress`): a connection returned beyond it is closed. Keep it near the
