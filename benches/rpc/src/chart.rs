@@ -17,6 +17,7 @@ fn color(pair: PairKind) -> RGBColor {
         PairKind::Volo => RGBColor(255, 127, 14),
         PairKind::VoloMultiplex => RGBColor(255, 187, 120),
         PairKind::Apache => RGBColor(127, 127, 127),
+        PairKind::ApacheNagle => RGBColor(199, 199, 199),
         PairKind::Java => RGBColor(148, 103, 189),
         PairKind::JavaOursPool => RGBColor(197, 176, 213),
         PairKind::Raw => RGBColor(44, 160, 44),
@@ -35,7 +36,7 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
             pairs.push(row.pair.kind);
         }
     }
-    let max_qps = results.rows.iter().filter_map(|r| r.outcome.as_ref().ok()).map(|s| s.qps).fold(1.0, f64::max) * 1.12;
+    let max_qps = results.rows.iter().filter_map(|r| r.outcome.as_ref().ok()).map(|s| s.qps).fold(1.0, f64::max) * 1.3;
 
     let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;

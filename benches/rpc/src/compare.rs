@@ -68,6 +68,8 @@ pub enum PairKind {
     VoloMultiplex,
     /// Apache's Rust crate, server and client.
     Apache,
+    /// Apache's Rust crate's `TServer` as shipped (no TCP_NODELAY), its client.
+    ApacheNagle,
     /// Apache's Java TNonblockingServer, Apache's Rust client.
     Java,
     /// Apache's Java TNonblockingServer, thrift-net's pool (the seed's setup, our client).
@@ -104,12 +106,13 @@ pub struct Pair {
 
 impl PairKind {
     /// Every pair, in the report's order.
-    pub const ALL: [PairKind; 9] = [
+    pub const ALL: [PairKind; 10] = [
         PairKind::OursPipelined,
         PairKind::OursPool,
         PairKind::Volo,
         PairKind::VoloMultiplex,
         PairKind::Apache,
+        PairKind::ApacheNagle,
         PairKind::Java,
         PairKind::JavaOursPool,
         PairKind::Raw,
@@ -159,6 +162,13 @@ impl PairKind {
                 "`thrift` 0.17 processor, a thread per connection, TCP_NODELAY",
                 "`thrift` 0.17 sync client, a thread and connection per caller, TCP_NODELAY",
                 ServerSpec::Own(ServerKind::Apache),
+                ClientKind::Apache,
+            ),
+            PairKind::ApacheNagle => (
+                "apache rust, Nagle",
+                "`thrift` 0.17 `TServer` as shipped: no TCP_NODELAY on accepted sockets",
+                "`thrift` 0.17 sync client, as above",
+                ServerSpec::Own(ServerKind::ApacheTserver),
                 ClientKind::Apache,
             ),
             PairKind::Java => (

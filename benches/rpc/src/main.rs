@@ -62,8 +62,10 @@ pub enum ServerKind {
     Volo,
     /// volo-thrift's server in multiplex mode.
     VoloMultiplex,
-    /// Apache's `thrift` crate processor, a thread per connection.
+    /// Apache's `thrift` crate processor, a thread per connection, TCP_NODELAY.
     Apache,
+    /// Apache's `thrift` crate `TServer` as shipped (Nagle's algorithm on).
+    ApacheTserver,
     /// Pre-encoded replies, nothing decoded.
     Raw,
 }
@@ -141,6 +143,7 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 fn serve(server: ServerKind, addr: SocketAddr, payload: Payload) -> std::io::Result<()> {
     match server {
         ServerKind::Apache => peers::apache::serve(addr),
+        ServerKind::ApacheTserver => peers::apache::serve_tserver(addr),
         ServerKind::Ours => runtime()?.block_on(peers::ours::serve(addr)),
         ServerKind::Volo => runtime()?.block_on(peers::volo::serve(addr, false)),
         ServerKind::VoloMultiplex => runtime()?.block_on(peers::volo::serve(addr, true)),

@@ -78,10 +78,10 @@ fn mark(ok: bool) -> &'static str {
 
 /// Our server with our better client at `c` (by QPS): the pair and its statistics.
 fn ours_best(results: &Results, c: usize) -> Option<(&'static str, &Stats)> {
-    let candidates = [PairKind::OursPipelined, PairKind::OursPool];
+    let candidates = [(PairKind::OursPipelined, "pipelined"), (PairKind::OursPool, "pool")];
     candidates
         .into_iter()
-        .filter_map(|k| results.stats(k, c).map(|s| (k.pair().name, s)))
+        .filter_map(|(k, name)| results.stats(k, c).map(|s| (name, s)))
         .max_by(|a, b| a.1.qps.total_cmp(&b.1.qps))
 }
 
@@ -204,10 +204,11 @@ pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
          - Every server answers alike (name echoed, age 19, `hello, NAME: MESSAGE`, a timestamp) and \
          every client checks the reply; a wrong reply counts as an error.\n\
          - Apache's Rust `TServer` cannot set TCP_NODELAY on the sockets it accepts, and its framed \
-         writer sends the length and the body in two writes, so with Nagle's algorithm each reply \
-         waits for a delayed ACK (tens of milliseconds). The comparison runs Apache's processor and \
-         transports behind an accept loop of ours that sets TCP_NODELAY, a thread per connection; its \
-         client sets it too.\n\
+         writer sends the length and the body in two writes, so with Nagle's algorithm each reply's \
+         body waits for the client's delayed ACK of the length: the `apache rust, Nagle` row, \
+         `TServer` as shipped. The `apache rust` row runs the same processor and transports behind an \
+         accept loop of ours that sets TCP_NODELAY, a thread per connection; the client sets it on \
+         its side in both rows.\n\
          - volo's defaults are its users' defaults: TTHeader around framed binary, and a pool of \
          connections each carrying one call at a time. In multiplex mode (a `#[doc(hidden)]` option, \
          \"not recommended for most users\") both sides carry many calls per connection.\n\
@@ -253,4 +254,69 @@ pub fn write(results: &Results, path: &Path, java_unavailable: Option<String>) -
         _ => format!("{}\n\n{}", current.trim_end(), section),
     };
     std::fs::write(path, updated).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::{Row, RunArgs};
+
+    fn results() -> Results {
+        let stats =
+            |qps: f64, p99_us: u64| Stats { calls: 1000, seconds: 1.0, qps, p50_us: 10, p99_us, ..Stats::default() };
+        let row = |kind: PairKind, concurrency, outcome| Row { pair: kind.pair(), concurrency, outcome };
+        let mut rows = Vec::new();
+        for c in [16, 64, 256] {
+            rows.push(row(PairKind::OursPipelined, c, Ok(stats(50_000.0, 900))));
+            rows.push(row(PairKind::Volo, c, Ok(stats(30_000.0, 1000))));
+            rows.push(row(PairKind::Raw, c, Ok(stats(55_000.0, 800))));
+            rows.push(row(PairKind::OursPool, c, Ok(stats(40_000.0, 950))));
+            rows.push(row(PairKind::OursPerCall, c, Ok(stats(5_000.0, 9000))));
+            rows.push(row(PairKind::Java, c, Err("javac is missing".into())));
+        }
+        Results { args: RunArgs::default(), rows, seconds: 10.0 }
+    }
+
+    #[test]
+    fn targets_state_each_ratio_and_verdict() {
+        let text = targets(&results());
+        assert!(
+            text.contains(
+                "Ours (pipelined) vs volo (default) at 64: QPS 1.67× (50000 vs 30000), p99 900 vs 1000 µs: met."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("vs the raw ceiling at 64: 0.91×"), "{text}");
+        assert!(text.contains("Pool vs a connection per call at 64: 8.00×"), "{text}");
+        assert!(!text.contains("not met"), "{text}");
+    }
+
+    #[test]
+    fn a_pair_that_did_not_run_says_why() {
+        let table = table(&results());
+        let java = table.lines().find(|l| l.starts_with("| apache java |")).expect("a row for the Java pair");
+        assert!(java.ends_with("not run: javac is missing |"), "{java}");
+        assert_eq!(table.lines().count(), 2 + 6, "{table}");
+    }
+
+    #[test]
+    fn writing_replaces_only_the_section() {
+        let dir = std::env::temp_dir().join(format!("rpc-section-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("BENCHMARKS.md");
+        let before = "# Codec benchmarks\n\nkept as it is\n";
+        std::fs::write(&path, before).unwrap();
+        write(&results(), &path, None).unwrap();
+        let once = std::fs::read_to_string(&path).unwrap();
+        assert!(once.starts_with(before), "{once}");
+        assert_eq!(once.matches(BEGIN).count(), 1);
+
+        // Another section after ours, then a second run: both neighbours survive, one section.
+        std::fs::write(&path, format!("{once}\n## Later section\n\nalso kept\n")).unwrap();
+        write(&results(), &path, None).unwrap();
+        let twice = std::fs::read_to_string(&path).unwrap();
+        assert!(twice.starts_with(before) && twice.ends_with("## Later section\n\nalso kept\n"), "{twice}");
+        assert_eq!((twice.matches(BEGIN).count(), twice.matches(END).count()), (1, 1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -15,9 +15,14 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
-use thrift::server::TProcessor;
-use thrift::transport::{TFramedReadTransport, TFramedWriteTransport, TIoChannel, TTcpChannel};
+use thrift::protocol::{
+    TBinaryInputProtocol, TBinaryInputProtocolFactory, TBinaryOutputProtocol, TBinaryOutputProtocolFactory,
+};
+use thrift::server::{TProcessor, TServer};
+use thrift::transport::{
+    TFramedReadTransport, TFramedReadTransportFactory, TFramedWriteTransport, TFramedWriteTransportFactory, TIoChannel,
+    TTcpChannel,
+};
 use thrift_loadtest::hello::{now_millis, reply_message};
 use thrift_loadtest::{histogram, Stats, MAX_LATENCY_US};
 
@@ -65,6 +70,25 @@ pub fn serve(addr: SocketAddr) -> io::Result<()> {
         });
     }
     Ok(())
+}
+
+/// Serves HelloService with the crate's own `TServer` as shipped (framed binary, a worker
+/// per connection), which leaves Nagle's algorithm on: the comparison's control for the
+/// TCP_NODELAY note.
+///
+/// # Errors
+/// When `addr` cannot be bound.
+pub fn serve_tserver(addr: SocketAddr) -> io::Result<()> {
+    let mut server = TServer::new(
+        TFramedReadTransportFactory::new(),
+        TBinaryInputProtocolFactory::new(),
+        TFramedWriteTransportFactory::new(),
+        TBinaryOutputProtocolFactory::new(),
+        HelloServiceSyncProcessor::new(Greeter),
+        // A worker for each of 256 callers, and room for the readiness probes.
+        512,
+    );
+    server.listen(addr).map_err(|e| io::Error::other(e.to_string()))
 }
 
 type Client = HelloServiceSyncClient<

@@ -1,0 +1,29 @@
+//! The orchestration end to end, briefly: servers and clients as separate processes, a
+//! table with every pair's figures, nothing written. About ten seconds.
+
+use std::process::Command;
+
+#[test]
+fn a_short_run_measures_every_rust_pair_without_errors() {
+    let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
+        .args(["run", "--pairs", "ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw"])
+        .args(["-c", "4", "-d", "1s", "--warmup", "200ms", "--no-write"])
+        .output()
+        .expect("run rpc-compare");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let table = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<Vec<&str>> =
+        table.lines().skip(2).map(|l| l.trim_matches('|').split('|').map(str::trim).collect()).collect();
+    let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    assert_eq!(
+        names,
+        ["ours pipelined", "ours pool", "volo", "volo multiplex", "apache rust", "raw ceiling"],
+        "{table}"
+    );
+    for row in &rows {
+        let qps: f64 = row[1].parse().unwrap_or_else(|_| panic!("no QPS in {row:?}: {stderr}"));
+        assert!(qps > 0.0, "{row:?}");
+        assert_eq!(row[3], "0", "errors in {row:?}: {stderr}");
+    }
+}
