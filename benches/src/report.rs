@@ -51,7 +51,7 @@ impl Results {
     pub fn table(&self) -> String {
         let mut out = String::new();
         for proto in Proto::ALL {
-            let _ = writeln!(out, "### {} protocol\n", proto.name());
+            let _ = writeln!(out, "#### {} protocol\n", proto.name());
             out.push_str("| shape | op | library | ns/op | MB/s | × pilota | × Apache |\n");
             out.push_str("| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
             for shape in ShapeKind::ALL {

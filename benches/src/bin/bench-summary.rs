@@ -142,29 +142,54 @@ fn write(root: &Path, results: &Results, machine: &str, table: &str, targets: &s
     fs::create_dir_all(chart_path.parent().expect("docs/")).expect("create docs/");
     chart::write_svg(results, &chart_path, machine).expect("write the chart");
     let quick = if budget.measure < Budget::FULL.measure { " (quick mode: indicative only)" } else { "" };
-    let doc = format!(
-        "# Codec benchmarks\n\n\
+    let section = format!(
+        "{BEGIN}\n\
+         # Benchmarks\n\n\
+         ## Codec\n\n\
          Written by `{COMMAND}`{quick} on {machine}.\n\n\
          ![throughput per library and shape](docs/bench-codec.svg)\n\n\
          {METHOD}\n\
-         ## Targets (issue 7)\n\n\
+         ### Targets (issue 7)\n\n\
          Ratios are speedups: the peer's time divided by ours.\n\n\
          {targets}\n\
-         ## Results\n\n\
+         ### Results\n\n\
          ns/op is the fastest of {batches} batches after a warm-up, in CPU time of the benchmarking \
          thread (the machine is shared: interference only adds time); MB/s counts the encoded message. \
          × pilota and × Apache: the peer's time divided by the row's (above 1: faster than the peer).\n\n\
          {table}\
          {PROFILE}\
-         {PEERS}",
+         {PEERS}\
+         {END}\n",
         batches = budget.batches,
     );
-    fs::write(root.join("BENCHMARKS.md"), doc).expect("write BENCHMARKS.md");
-    eprintln!("wrote {} and {}", root.join("BENCHMARKS.md").display(), chart_path.display());
+    let path = root.join("BENCHMARKS.md");
+    let doc = replace_section(&fs::read_to_string(&path).unwrap_or_default(), &section);
+    fs::write(&path, doc).expect("write BENCHMARKS.md");
+    eprintln!("wrote {} and {}", path.display(), chart_path.display());
+}
+
+const BEGIN: &str =
+    "<!-- codec-summary:begin (written by bench-summary; edits between these markers are overwritten) -->";
+const END: &str = "<!-- codec-summary:end -->";
+
+/// `doc` with this summary's section replaced by `section`, keeping what other tools wrote
+/// (BENCHMARKS.md is shared: the RPC comparison writes its own marked section). Without
+/// markers, everything before the first other marked section is taken to be this one's.
+fn replace_section(doc: &str, section: &str) -> String {
+    match (doc.find(BEGIN), doc.find(END)) {
+        (Some(begin), Some(end)) if begin < end => {
+            let rest = doc[end + END.len()..].trim_start_matches('\n');
+            format!("{}{section}{}{rest}", &doc[..begin], if rest.is_empty() { "" } else { "\n" })
+        }
+        _ => match doc.find("\n<!-- ") {
+            Some(other) => format!("{section}\n{}", doc[other..].trim_start_matches('\n')),
+            None => section.to_string(),
+        },
+    }
 }
 
 const METHOD: &str = "\
-## What is measured
+### What is measured
 
 Three shapes from `benches/idl/shapes.thrift`, the same data for every library (seeded
 generators in `benches/src/data.rs`): **small** (ten scalars, two short strings, a short
@@ -198,7 +223,7 @@ The criterion version of the same cells: `cargo bench -p thrift-benches --bench 
 ";
 
 const PROFILE: &str = "\
-## Where the time goes
+### Where the time goes
 
 Profiles (`perf record` on `target/release/bench-summary --only <protocol> --only <op> --only <shape>
 --only <library> --iters <n>`, which runs one cell untimed; `valgrind --tool=callgrind` works the same way):
@@ -225,7 +250,7 @@ Profiles (`perf record` on `target/release/bench-summary --only <protocol> --onl
 ";
 
 const PEERS: &str = "\
-## Known peer failures
+### Known peer failures
 
 pilota 0.13.1's compact protocol is broken, so its compact cells fail their checks instead of
 being timed: its decoder panics on structs with bool fields and loses field ids after a nested
@@ -263,4 +288,29 @@ fn today() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{replace_section, BEGIN, END};
+
+    const OTHER: &str = "<!-- rpc:begin -->\n## RPC\n<!-- rpc:end -->\n";
+
+    #[test]
+    fn the_section_replaces_only_its_own_part() {
+        let old = format!("{BEGIN}\nold\n{END}\n\n{OTHER}");
+        let new = format!("{BEGIN}\nnew\n{END}\n");
+        assert_eq!(replace_section(&old, &new), format!("{new}\n{OTHER}"));
+        // Written where it stands, even when another section comes first.
+        let old = format!("{OTHER}\n{BEGIN}\nold\n{END}\n");
+        assert_eq!(replace_section(&old, &new), format!("{OTHER}\n{new}"));
+    }
+
+    #[test]
+    fn without_markers_the_text_before_other_sections_is_replaced() {
+        let new = format!("{BEGIN}\nnew\n{END}\n");
+        assert_eq!(replace_section(&format!("# old summary\n\n{OTHER}"), &new), format!("{new}\n{OTHER}"));
+        assert_eq!(replace_section("# old summary\n", &new), new);
+        assert_eq!(replace_section("", &new), new);
+    }
 }
