@@ -61,6 +61,24 @@ proptest! {
         roundtrip_tcp::<Binary>(&msgs, style, &sizes);
     }
 
+    /// Random bytes over a real connection, then its end: the reader stops with an error
+    /// (or, rarely, after messages that happen to take every byte), within the deadline.
+    #[test]
+    fn garbage_over_tcp_ends_in_an_error(
+        garbage in proptest::collection::vec(any::<u8>(), 1..400),
+        sizes in any_chunks(),
+        compact in any::<bool>(),
+    ) {
+        let pieces = chunks(&garbage, &sizes);
+        let got = if compact {
+            over_tcp(pieces, End::Close, BufferedCodec::<Compact>::new())
+        } else {
+            over_tcp(pieces, End::Close, BufferedCodec::<Binary>::new())
+        };
+        let taken: usize = got.messages.iter().map(Bytes::len).sum();
+        prop_assert!(got.error.is_some() || taken == garbage.len());
+    }
+
     #[test]
     fn compact_messages_of_every_shape_cross_tcp_in_random_chunks(
         msgs in proptest::collection::vec(any_msg(), 1..4),

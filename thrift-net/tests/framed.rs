@@ -52,6 +52,20 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random bytes over a real connection, then its end: frames or an error, within the
+    /// deadline.
+    #[test]
+    fn garbage_over_tcp_ends_in_an_error(garbage in proptest::collection::vec(any::<u8>(), 1..400), sizes in any_chunks()) {
+        let pieces = cut(&garbage, &sizes).into_iter().map(<[u8]>::to_vec).collect();
+        let got = over_tcp(pieces, End::Close, FramedCodec::<Binary>::with_max_frame_len(1000));
+        let taken: usize = got.messages.iter().map(|m| m.len() + 4).sum();
+        prop_assert!(got.error.is_some() || taken == garbage.len());
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// Random bytes: frames or an error, never a panic.
