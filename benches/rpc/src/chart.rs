@@ -21,6 +21,7 @@ fn color(pair: PairKind) -> RGBColor {
         PairKind::Java => RGBColor(148, 103, 189),
         PairKind::JavaOursPool => RGBColor(197, 176, 213),
         PairKind::Raw => RGBColor(44, 160, 44),
+        PairKind::RawPipelined => RGBColor(152, 223, 138),
     }
 }
 

@@ -74,8 +74,10 @@ pub enum PairKind {
     Java,
     /// Apache's Java TNonblockingServer, thrift-net's pool (the seed's setup, our client).
     JavaOursPool,
-    /// Pre-encoded bytes both ways.
+    /// Pre-encoded bytes both ways, a connection per caller.
     Raw,
+    /// Pre-encoded bytes both ways, one pipelined connection.
+    RawPipelined,
 }
 
 /// Where a pair's server comes from.
@@ -106,7 +108,7 @@ pub struct Pair {
 
 impl PairKind {
     /// Every pair, in the report's order.
-    pub const ALL: [PairKind; 10] = [
+    pub const ALL: [PairKind; 11] = [
         PairKind::OursPipelined,
         PairKind::OursPool,
         PairKind::Volo,
@@ -116,6 +118,7 @@ impl PairKind {
         PairKind::Java,
         PairKind::JavaOursPool,
         PairKind::Raw,
+        PairKind::RawPipelined,
         PairKind::OursPerCall,
     ];
 
@@ -192,6 +195,13 @@ impl PairKind {
                 ServerSpec::Own(ServerKind::Raw),
                 ClientKind::Raw,
             ),
+            PairKind::RawPipelined => (
+                "raw pipelined",
+                "as above",
+                "pre-encoded requests, one connection, every call in flight, replies read in batches",
+                ServerSpec::Own(ServerKind::Raw),
+                ClientKind::RawPipelined,
+            ),
         };
         Pair { kind: self, name, server_text, client_text, server, client }
     }
@@ -217,6 +227,18 @@ pub struct Results {
     pub rows: Vec<Row>,
     /// Seconds the whole run took.
     pub seconds: f64,
+    /// The one-minute load average when the run started (`/proc/loadavg`).
+    pub load_before: String,
+    /// The one-minute load average when it ended.
+    pub load_after: String,
+}
+
+/// The one-minute load average, or `?`.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
 }
 
 impl Results {
@@ -348,6 +370,7 @@ fn run_client(
 /// When the results cannot be written.
 pub fn run(args: &RunArgs) -> Result<(), String> {
     let started = Instant::now();
+    let load_before = load_average();
     let pairs: Vec<Pair> = if args.pairs.is_empty() { PairKind::ALL.to_vec() } else { args.pairs.clone() }
         .into_iter()
         .map(PairKind::pair)
@@ -417,7 +440,13 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         }
         drop(server);
     }
-    let results = Results { args: args.clone(), rows, seconds: started.elapsed().as_secs_f64() };
+    let results = Results {
+        args: args.clone(),
+        rows,
+        seconds: started.elapsed().as_secs_f64(),
+        load_before,
+        load_after: load_average(),
+    };
     print!("{}", crate::section::table(&results));
     if args.no_write {
         return Ok(());

@@ -89,6 +89,8 @@ pub enum ClientKind {
     Apache,
     /// A pre-encoded request per call, a connection per caller.
     Raw,
+    /// Pre-encoded requests, one connection with every call in flight.
+    RawPipelined,
 }
 
 /// What `load` runs and for how long.
@@ -162,6 +164,7 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
         ClientKind::Volo => runtime()?.block_on(peers::volo::load(addr, false, args)),
         ClientKind::VoloMultiplex => runtime()?.block_on(peers::volo::load(addr, true, args)),
         ClientKind::Raw => runtime()?.block_on(peers::raw::load(addr, args)),
+        ClientKind::RawPipelined => runtime()?.block_on(peers::raw::load_pipelined(addr, args)),
     })
 }
 

@@ -6,7 +6,7 @@ use std::process::Command;
 #[test]
 fn a_short_run_measures_every_rust_pair_without_errors() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
-        .args(["run", "--pairs", "ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw"])
+        .args(["run", "--pairs", "ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined"])
         .args(["-c", "4", "-d", "1s", "--warmup", "200ms", "--no-write"])
         .output()
         .expect("run rpc-compare");
@@ -18,7 +18,7 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
     let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
     assert_eq!(
         names,
-        ["ours pipelined", "ours pool", "volo", "volo multiplex", "apache rust", "raw ceiling"],
+        ["ours pipelined", "ours pool", "volo", "volo multiplex", "apache rust", "raw ceiling", "raw pipelined"],
         "{table}"
     );
     for row in &rows {

@@ -1,16 +1,19 @@
 //! The ceiling: a server that answers every framed call with a reply encoded once at start,
-//! its sequence id patched in, without decoding anything; and a client that sends a request
-//! encoded once and reads back one frame, a connection per caller. What is left is the
-//! cost of the sockets and the runtime, which no Thrift implementation can go below.
+//! its sequence id patched in, without decoding anything; and two clients that send a
+//! request encoded once and read back frames: a connection per caller, one call at a time
+//! on each, or one connection with every call in flight. What is left is the cost of the
+//! sockets and the runtime, which no Thrift implementation can go below.
 
+use std::collections::VecDeque;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::{Buf, BytesMut};
 use thrift_core::{Binary, MessageHeader, MessageType, ThriftStruct};
 use thrift_loadtest::hello::{answer, HelloRequest, HelloResponse};
-use thrift_loadtest::{drive, Failure, Load, Payload, Stats, Timing};
+use thrift_loadtest::{drive, histogram, Failure, Load, Payload, Stats, Timing, MAX_LATENCY_US};
 use thrift_net::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -152,6 +155,84 @@ pub async fn load(addr: SocketAddr, args: &LoadArgs) -> Stats {
     let load = Arc::new(RawLoad { addr, request: call, seqid_at, reply_len: reply.len() });
     let timing = Timing { duration: args.duration(), warmup: args.warmup(), call_bound: args.call_timeout() };
     drive(load, args.concurrency, timing, Default::default()).await.0
+}
+
+/// Loads `addr` with the raw pipelined client: one connection, `concurrency` calls in flight
+/// on it, each batch of replies read answered by one write of as many new calls. The floor
+/// under a pipelining client such as ours, as [`load`] is under one call per connection.
+pub async fn load_pipelined(addr: SocketAddr, args: &LoadArgs) -> Stats {
+    let payload = args.payload();
+    let (reply, _) = framed(MessageType::Reply, &SayHelloResult { success: answer(request(payload)) });
+    let (call, seqid_at) = framed(MessageType::Call, &SayHelloArgs { req: request(payload) });
+    let mut errors = std::collections::BTreeMap::new();
+    let mut latencies = histogram();
+    let started = Instant::now();
+    let (measure_from, end) = (started + args.warmup(), started + args.duration());
+    let outcome = tokio::time::timeout_at(
+        (end + args.call_timeout()).into(),
+        pipeline(addr, &call, seqid_at, reply.len(), args.concurrency, (measure_from, end), &mut latencies),
+    )
+    .await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(kind)) => *errors.entry(kind).or_insert(0) += 1,
+        Err(_) => *errors.entry("stuck past the call timeout".into()).or_insert(0) += 1,
+    }
+    Stats::new(&latencies, errors, (end - measure_from).as_secs_f64())
+}
+
+/// The pipelined client's loop; the raw server answers in order, so the calls in flight
+/// are a queue of send times and sequence ids.
+async fn pipeline(
+    addr: SocketAddr,
+    call: &[u8],
+    seqid_at: usize,
+    reply_len: usize,
+    depth: usize,
+    (measure_from, end): (Instant, Instant),
+    latencies: &mut hdrhistogram::Histogram<u64>,
+) -> Result<(), String> {
+    let mut stream = TcpStream::connect(addr).await.map_err(|e| format!("connect: {:?}", e.kind()))?;
+    stream.set_nodelay(true).map_err(|e| format!("nodelay: {e}"))?;
+    let mut in_flight: VecDeque<(u32, Instant)> = VecDeque::with_capacity(depth);
+    let mut next_seqid = 0u32;
+    let mut output = Vec::with_capacity(depth * call.len());
+    let mut input = BytesMut::with_capacity(64 * 1024);
+    let mut to_send = depth;
+    loop {
+        let now = Instant::now();
+        if now >= end {
+            return Ok(());
+        }
+        for _ in 0..to_send {
+            next_seqid = next_seqid.wrapping_add(1);
+            output.extend_from_slice(call);
+            let at = output.len() - call.len() + seqid_at;
+            output[at..at + 4].copy_from_slice(&next_seqid.to_be_bytes());
+            in_flight.push_back((next_seqid, now));
+        }
+        stream.write_all(&output).await.map_err(|e| format!("io: {:?}", e.kind()))?;
+        output.clear();
+        to_send = 0;
+        while to_send == 0 {
+            if stream.read_buf(&mut input).await.map_err(|e| format!("io: {:?}", e.kind()))? == 0 {
+                return Err("io: closed".into());
+            }
+            let done = Instant::now();
+            while input.len() >= reply_len {
+                let frame = input.split_to(reply_len);
+                let (seqid, sent) = in_flight.pop_front().ok_or("a reply to no call")?;
+                if seqid_of(&frame[4..]) != Some(seqid.to_be_bytes()) {
+                    return Err("wrong reply".into());
+                }
+                if done >= measure_from && done <= end {
+                    let us = (done - sent).as_micros().min(u128::from(MAX_LATENCY_US)) as u64;
+                    latencies.saturating_record(us.max(1));
+                }
+                to_send += 1;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
