@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh Debian machine: installs what the tests need
-# (Apache's Thrift compiler and Python library for the interop tests), then the suite.
+# (Apache's Thrift compiler and Python library, the reference the interop and conformance
+# tests compare against), checks formatting, lints and docs, builds what is not run here
+# (fuzz targets, benchmarks) so it keeps compiling, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,4 +11,10 @@ bash scripts/install-test-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
+# Not run here (bounded runs: `bash scripts/fuzz.sh SECONDS`, and the commands in
+# BENCHMARKS.md), but they must keep building.
+cargo build --manifest-path fuzz/Cargo.toml --bins
+cargo bench --workspace --no-run
+
 cargo test --workspace
