@@ -9,8 +9,10 @@
 //!   call taking 1 ms of server time (a database call, say): the cost of pipelining where the
 //!   server serializes.
 //!
-//! Run: `cargo bench -p thrift-benches --bench pool` (about a minute). Client and server share
-//! the machine's cores, as on a test box; the figures compare modes, not machines.
+//! Run: `cargo bench -p thrift-benches --bench pool` (about two minutes). After criterion, a
+//! summary prints calls per second of each mode, best of several rounds that alternate the
+//! modes. Client and server share the machine's cores, as on a test box; the figures compare
+//! modes, not machines.
 
 // criterion's macros generate undocumented public functions.
 #![allow(missing_docs)]
@@ -20,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use thrift_core::{Limits, ThriftStruct};
 use thrift_net::{service, FramedCodec, Incoming, Mode, Pool, PoolConfig, ProtocolKind, Server, Service};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -179,5 +181,44 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// Calls per second of each mode, best of several rounds that alternate the modes, so load
+/// from other processes that comes and goes weighs on every mode alike.
+fn summary() {
+    const ROUNDS: usize = 5;
+    const CALLS: u64 = 6000;
+    let rt: Runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let ours = rt.block_on(async {
+        let handle = Server::new().bind("127.0.0.1:0", HelloServiceServer::new(Greeter { work: None })).await;
+        handle.expect("bind 127.0.0.1")
+    });
+    let serial = rt.block_on(one_at_a_time_server(Duration::from_millis(1)));
+    println!("\ncalls/s, best of {ROUNDS} alternating rounds of {CALLS} calls:");
+    println!("{:<28} {:>22} {:>14} {:>10}", "server/callers", "exclusive-per-caller", "exclusive-8", "shared-2");
+    let cases = [("ours", ours.local_addr(), 16), ("ours", ours.local_addr(), 64), ("ours", ours.local_addr(), 256)];
+    for (server, addr, callers) in cases.into_iter().chain([("one-at-a-time", serial, 64)]) {
+        let pools: Vec<Pool> = modes(callers).iter().map(|&(_, mode, max)| pool_for(addr, mode, max)).collect();
+        let mut best = vec![0f64; pools.len()];
+        let calls = if server == "ours" { CALLS } else { CALLS / 10 };
+        for _ in 0..ROUNDS {
+            for (pool, best) in pools.iter().zip(&mut best) {
+                rt.block_on(run(pool, callers, callers as u64));
+                let took = rt.block_on(run(pool, callers, calls));
+                *best = best.max(calls as f64 / took.as_secs_f64());
+            }
+        }
+        let [a, b, c] = best[..] else { unreachable!("three modes") };
+        println!("{:<28} {a:>22.0} {b:>14.0} {c:>10.0}", format!("{server}/{callers}"));
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    // Only when benchmarking: `cargo test --benches` runs each benchmark once, quickly.
+    if std::env::args().any(|a| a == "--bench") {
+        summary();
+    }
+}

@@ -131,18 +131,20 @@
 //! Two modes ([`Mode`]) behind the same API. **Exclusive** (the default): one call per
 //! connection at a time, checked out of the endpoint's deadpool. **Shared**: a few pipelined
 //! connections per endpoint, each call on the least busy. Measured with
-//! `cargo bench -p thrift-benches --bench pool` (client and server on one 2-core machine),
-//! shared mode with 2 connections does 1.2 to 1.6 times the calls per second of exclusive
-//! mode against this crate's server, which handles a connection's requests concurrently
-//! (about 25-30 K against 19-21 K calls/s at 16, 64 and 256 callers). But most Thrift
-//! servers (Apache's `TSimpleServer`, `TThreadPoolServer`, `TNonblockingServer`...) handle
-//! one request per connection at a time: pipelined calls are still answered correctly, in
+//! `cargo bench -p thrift-benches --bench pool` (client and server on one 2-core machine
+//! shared with other work; best of five rounds alternating the modes), shared mode with 2
+//! connections does 1.15 to 1.6 times the calls per second of exclusive mode against this
+//! crate's server, which handles a connection's requests concurrently: 44, 47 and 52 K
+//! calls/s at 16, 64 and 256 callers, against 36 to 38 K, 36 to 38 K and 33 to 35 K for
+//! exclusive mode with one connection per caller or 8 in all. But most Thrift servers
+//! (Apache's `TSimpleServer`, `TThreadPoolServer`, `TNonblockingServer`...) handle one
+//! request per connection at a time: pipelined calls are still answered correctly, in
 //! order, but one after another, so a slow call holds up every call behind it. Against such
-//! a server, with 1 ms of work per call and 64 callers, exclusive mode does about 13.5 K
-//! calls/s and shared mode 0.86 K. Exclusive is the default: where shared mode wins it is
-//! at most about a third slower, where shared mode loses it is an order of magnitude
-//! faster. Choose shared for servers known to handle pipelined requests concurrently (this
-//! crate's, Kitex).
+//! a server, with 1 ms of work per call and 64 callers, exclusive mode with a connection
+//! per caller does 21.6 K calls/s and shared mode 0.92 K. Exclusive is the default: where
+//! shared mode wins it does at most 1.6 times the calls, where it loses it does a twentieth.
+//! Choose shared for servers known to handle pipelined requests concurrently (this crate's,
+//! Kitex).
 
 #![forbid(unsafe_code)]
 
