@@ -8,6 +8,8 @@ use crate::compare::{PairKind, Results};
 
 const WIDTH: u32 = 1200;
 const HEIGHT: u32 = 620;
+/// The bottom of the log scale: below the slowest pair (Nagle's, a few hundred QPS).
+const MIN_QPS: f64 = 100.0;
 
 fn color(pair: PairKind) -> RGBColor {
     match pair {
@@ -37,13 +39,14 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
             pairs.push(row.pair.kind);
         }
     }
-    let max_qps = results.rows.iter().filter_map(|r| r.outcome.as_ref().ok()).map(|s| s.qps).fold(1.0, f64::max) * 1.3;
+    let max_qps =
+        results.rows.iter().filter_map(|r| r.outcome.as_ref().ok()).map(|s| s.qps).fold(1000.0, f64::max) * 3.0;
 
     let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let (head, body) = root.split_vertically(56);
     head.draw_text(
-        "HelloService.sayHello over loopback: calls per second (p99 µs on each bar)",
+        "HelloService.sayHello over loopback: calls per second, log scale (p99 µs on each bar)",
         &("sans-serif", 20).into_text_style(&head),
         (16, 8),
     )?;
@@ -59,7 +62,7 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
         .margin(14)
         .x_label_area_size(36)
         .y_label_area_size(64)
-        .build_cartesian_2d(0f64..levels.len().max(1) as f64, 0f64..max_qps)?;
+        .build_cartesian_2d(0f64..levels.len().max(1) as f64, (MIN_QPS..max_qps).log_scale())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -88,15 +91,13 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
             })
             .collect();
         chart
-            .draw_series(
-                cells
-                    .iter()
-                    .map(|&(x0, qps, _)| Rectangle::new([(x0, 0.0), (x0 + width * 0.9, qps)], color(pair).filled())),
-            )?
+            .draw_series(cells.iter().map(|&(x0, qps, _)| {
+                Rectangle::new([(x0, MIN_QPS), (x0 + width * 0.9, qps.max(MIN_QPS))], color(pair).filled())
+            }))?
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color(pair).filled()));
         chart.draw_series(cells.iter().map(|&(x0, qps, p99)| {
-            Text::new(format!("{p99}"), (x0, qps + max_qps * 0.015), ("sans-serif", 10).into_font())
+            Text::new(format!("{p99}"), (x0, qps.max(MIN_QPS) * 1.12), ("sans-serif", 10).into_font())
         }))?;
     }
     chart
@@ -107,4 +108,22 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chart_names_every_pair_that_ran_and_only_those() {
+        let path = std::env::temp_dir().join(format!("bench-rpc-{}.svg", std::process::id()));
+        write_svg(&crate::compare::sample_results(), &path).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        assert!(svg.starts_with("<svg"), "{svg:.100}");
+        for name in ["ours pipelined", "ours pool", "volo", "raw ceiling", "ours per-call", "64 concurrent callers"] {
+            assert!(svg.contains(name), "{name} missing");
+        }
+        assert!(!svg.contains("apache java"), "a pair that did not run has no bars");
+    }
 }

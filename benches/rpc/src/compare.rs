@@ -459,3 +459,21 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     eprintln!("wrote {} and {}", benchmarks.display(), chart.display());
     Ok(())
 }
+
+/// Results of every kind of row, for the writers' tests.
+#[cfg(test)]
+pub fn sample_results() -> Results {
+    let stats =
+        |qps: f64, p99_us: u64| Stats { calls: 1000, seconds: 1.0, qps, p50_us: 10, p99_us, ..Stats::default() };
+    let row = |kind: PairKind, concurrency, outcome| Row { pair: kind.pair(), concurrency, outcome };
+    let mut rows = Vec::new();
+    for c in [16, 64, 256] {
+        rows.push(row(PairKind::OursPipelined, c, Ok(stats(50_000.0, 900))));
+        rows.push(row(PairKind::Volo, c, Ok(stats(30_000.0, 1000))));
+        rows.push(row(PairKind::Raw, c, Ok(stats(55_000.0, 800))));
+        rows.push(row(PairKind::OursPool, c, Ok(stats(40_000.0, 950))));
+        rows.push(row(PairKind::OursPerCall, c, Ok(stats(5_000.0, 9000))));
+        rows.push(row(PairKind::Java, c, Err("javac is missing".into())));
+    }
+    Results { args: RunArgs::default(), rows, seconds: 10.0, load_before: "1.0".into(), load_after: "2.0".into() }
+}
