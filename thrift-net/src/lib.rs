@@ -155,6 +155,7 @@ mod detect;
 mod error;
 mod framed;
 mod incoming;
+mod local;
 mod message;
 mod pool;
 mod scan;
@@ -167,6 +168,7 @@ pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NA
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
 pub use incoming::{Incoming, Outgoing, Service};
+pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
 pub use scan::{Scan, Scanner};

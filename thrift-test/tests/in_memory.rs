@@ -3,8 +3,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::pending;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -14,63 +12,11 @@ use thrift_conformance::types::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
 use thrift_conformance::{
     SecondServiceClient, SecondServiceServer, TestHandler, ThriftTest, ThriftTestClient, ThriftTestServer,
 };
+use thrift_core::Encode;
 use thrift_core::OrApplication;
-use thrift_core::{Binary, Compact, Encode, Limits, MessageHeader, MessageType, Protocol};
-use thrift_net::{CallError, Channel, Incoming, Message, ProtocolKind, Reply, Service};
+use thrift_net::{CallError, Channel, LocalChannel, ProtocolKind, Reply};
 
 const TIMEOUT_PER_CALL: Duration = Duration::from_secs(5);
-
-/// A channel straight into a server.
-struct InMemory<S> {
-    server: Arc<S>,
-    protocol: ProtocolKind,
-    seqid: AtomicI32,
-}
-
-impl<S: Service> InMemory<S> {
-    fn new(server: S, protocol: ProtocolKind) -> Self {
-        InMemory { server: Arc::new(server), protocol, seqid: AtomicI32::new(1) }
-    }
-
-    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Incoming {
-        let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
-        let message = Message::new(header, args);
-        let bytes = match self.protocol {
-            ProtocolKind::Compact => encode::<Compact, A>(&message),
-            _ => encode::<Binary, A>(&message),
-        };
-        Incoming::parse(bytes, self.protocol, false, Limits::default()).expect("our own envelope parses")
-    }
-}
-
-fn encode<P: Protocol, A: Encode>(message: &Message<'_, A>) -> Bytes {
-    let mut buf = Vec::with_capacity(message.encoded_len::<P>());
-    message.encode::<P, _>(&mut buf);
-    Bytes::from(buf)
-}
-
-impl<S: Service> Channel for InMemory<S> {
-    async fn call<A: Encode + Sync>(
-        &self,
-        _: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        match self.server.call(self.request(method, MessageType::Call, args)).await.into_bytes() {
-            Some(reply) => Reply::parse(reply, self.protocol, Limits::default()).map_err(CallError::Protocol),
-            None => Err(CallError::Unavailable(format!("{method}: the server sent no reply to a call"))),
-        }
-    }
-
-    async fn oneway<A: Encode + Sync>(&self, _: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
-        // The server runs the handler (and its sleep) before returning nothing; a real
-        // transport does not wait for that, so neither does this one.
-        let request = self.request(method, MessageType::Oneway, args);
-        let server = Arc::clone(&self.server);
-        tokio::spawn(async move { assert!(server.call(request).await.is_none(), "a oneway call got a reply") });
-        Ok(())
-    }
-}
 
 /// A channel whose calls never complete.
 struct Silent;
@@ -98,8 +44,8 @@ impl Channel for Down {
 
 fn clients(protocol: ProtocolKind) -> (ThriftTestClient<impl Channel>, SecondServiceClient<impl Channel>) {
     (
-        ThriftTestClient::new(InMemory::new(ThriftTestServer::new(TestHandler), protocol)),
-        SecondServiceClient::new(InMemory::new(SecondServiceServer::new(TestHandler), protocol)),
+        ThriftTestClient::new(LocalChannel::new(ThriftTestServer::new(TestHandler), protocol)),
+        SecondServiceClient::new(LocalChannel::new(SecondServiceServer::new(TestHandler), protocol)),
     )
 }
 
@@ -245,7 +191,7 @@ impl ThriftTest for Broken {
 
 #[tokio::test]
 async fn wrong_answers_set_their_categorys_bit() {
-    let client = ThriftTestClient::new(InMemory::new(ThriftTestServer::new(Broken), ProtocolKind::Binary));
+    let client = ThriftTestClient::new(LocalChannel::new(ThriftTestServer::new(Broken), ProtocolKind::Binary));
     let outcome = checks::run(&client, None::<&SecondServiceClient<Down>>, TIMEOUT_PER_CALL).await;
     assert_eq!(outcome.code, BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS, "{}", outcome.lines.join("\n"));
     let failures: Vec<&str> = outcome.failures().collect();

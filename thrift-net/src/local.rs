@@ -1,0 +1,87 @@
+//! A channel straight into a service, without a socket: for testing handlers through their
+//! typed client.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+use thrift_core::{Encode, Limits, MessageHeader, MessageType};
+
+use crate::channel::{CallError, Channel, Reply};
+use crate::detect::ProtocolKind;
+use crate::incoming::{encode_message, with_protocol, Incoming, Service};
+use crate::message::Message;
+
+/// A [`Channel`] that hands each call to a [`Service`] in the same process: the call is
+/// encoded, parsed as a server would receive it, dispatched, and its reply decoded, so a
+/// handler is exercised through exactly the bytes a socket would carry.
+///
+/// ```
+/// use thrift_core::ThriftStruct;
+/// use thrift_net::{service, LocalChannel, ProtocolKind};
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] text: String) -> String;
+/// }
+///
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, text: String) -> String {
+///         text
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let client = EchoClient::new(LocalChannel::new(EchoServer::new(Parrot), ProtocolKind::Compact));
+/// assert_eq!(client.echo("polly".into()).await.unwrap(), "polly");
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct LocalChannel<S> {
+    service: Arc<S>,
+    protocol: ProtocolKind,
+    seqid: AtomicI32,
+}
+
+impl<S: Service> LocalChannel<S> {
+    /// A channel into `service`, speaking `protocol`.
+    pub fn new(service: S, protocol: ProtocolKind) -> Self {
+        LocalChannel { service: Arc::new(service), protocol, seqid: AtomicI32::new(1) }
+    }
+
+    /// The service calls go to.
+    pub fn service(&self) -> &S {
+        &self.service
+    }
+
+    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Result<Incoming, CallError> {
+        let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
+        let message = Message::new(header, args);
+        let bytes = with_protocol!(self.protocol, P => encode_message::<P, A>(&message, false));
+        Incoming::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
+    }
+}
+
+impl<S: Service> Channel for LocalChannel<S> {
+    async fn call<A: Encode + Sync>(
+        &self,
+        _: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        let request = self.request(method, MessageType::Call, args)?;
+        match self.service.call(request).await.into_bytes() {
+            Some(reply) => Reply::parse(reply, self.protocol, Limits::default()).map_err(CallError::Protocol),
+            None => Err(CallError::Unavailable(format!("{method}: the service sent no reply to a call"))),
+        }
+    }
+
+    /// Completes once the message is handed over, as on a socket: the handler runs in a
+    /// task of its own.
+    async fn oneway<A: Encode + Sync>(&self, _: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
+        let request = self.request(method, MessageType::Oneway, args)?;
+        let service = Arc::clone(&self.service);
+        tokio::spawn(async move { service.call(request).await });
+        Ok(())
+    }
+}
