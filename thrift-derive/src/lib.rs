@@ -2,7 +2,7 @@
 //! `#[service]` attribute re-exported by `thrift-net`.
 //!
 //! Use them through `thrift_core`, which re-exports them; the attributes are documented
-//! there. Each derive parses the input into a checked model ([`ast`]), reporting every
+//! there. Each derive parses the input into a checked model (`ast`), reporting every
 //! mistake at once with a span on its cause, then generates impls of `ThriftType`,
 //! `Encode` and `Decode` that call `thrift_core`'s public API.
 
