@@ -2,75 +2,14 @@
 //! `Cow<str>` and `Bytes` fields decode without allocating, while their owned counterparts
 //! (`String`, `Vec<u8>`) allocate for every non-empty value.
 
-// A global allocator can only be written with `unsafe`; the lint is denied workspace-wide.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
-use std::cell::Cell;
 
 use bytes::{Bytes, BytesMut};
+use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{Binary, Compact, Protocol, ThriftStruct};
-
-/// The system allocator, counting what the current thread allocates.
-struct Counting;
-
-thread_local! {
-    // Per thread, so tests running in parallel do not see each other's allocations.
-    // `const` initialisation needs no allocation and no lazy setup inside `alloc`.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-fn record(size: usize) {
-    // `try_with`: the slots may already be gone while the thread is being torn down.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-    let _ = BYTES.try_with(|n| n.set(n.get() + size));
-}
-
-// SAFETY: every call is forwarded unchanged to `System`; counting touches only thread-locals.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(new_size);
-        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// What a closure allocated on this thread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Allocated {
-    count: usize,
-    bytes: usize,
-}
-
-/// Runs `f`, returning its result and what it allocated on this thread.
-fn measure<R>(f: impl FnOnce() -> R) -> (R, Allocated) {
-    let (count, bytes) = (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get));
-    let out = f();
-    let allocated = Allocated { count: ALLOCATIONS.with(Cell::get) - count, bytes: BYTES.with(Cell::get) - bytes };
-    (out, allocated)
-}
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq)]
 struct Header<'a> {
@@ -168,7 +107,7 @@ fn borrowed_decodes_without_allocating<P: Protocol>() {
     let (decoded, allocated) = measure(|| thrift_core::from_bytes::<P, Borrowed<'_>>(&input));
     let decoded = decoded.unwrap();
     assert_eq!(decoded, expected);
-    assert_eq!(allocated, Allocated { count: 0, bytes: 0 }, "{}", P::NAME);
+    assert_eq!((allocated.count, allocated.bytes), (0, 0), "{}", P::NAME);
     // The fields point into the input rather than at copies.
     let range = input.as_ptr_range();
     for field in [decoded.name.as_bytes(), decoded.payload, &decoded.shared, decoded.header.key.as_bytes()] {
@@ -227,5 +166,5 @@ fn the_counter_sees_allocations() {
     // Guards the measurement itself: if counting broke, the zero above would prove nothing.
     let (v, allocated) = measure(|| vec![0u8; 64]);
     assert_eq!(v.len(), 64);
-    assert_eq!(allocated, Allocated { count: 1, bytes: 64 });
+    assert_eq!((allocated.count, allocated.bytes), (1, 64));
 }

@@ -5,62 +5,26 @@
 //! A counting global allocator (per thread, so parallel tests do not disturb each other)
 //! measures the bytes each call allocates.
 
-// A global allocator is an `unsafe impl` by definition; this one only forwards to `System`.
-#![allow(unsafe_code)]
-
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Debug;
 
 use bytes::Bytes;
 use common::Hex;
+use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{
     skip, ApplicationException, Binary, Compact, Decode, DecodeOwned, ErrorKind, Limits, MessageHeader, Protocol,
     Reader, TType,
 };
 
-struct Counting;
-
-thread_local! {
-    /// Bytes allocated by this thread so far (growth only, for reallocations).
-    static ALLOCATED: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    // `try_with`: the allocator may run while the thread-local is being torn down.
-    let _ = ALLOCATED.try_with(|c| c.set(c.get().saturating_add(bytes)));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size.saturating_sub(layout.size()));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOCATOR: Counting = Counting;
 
 /// Runs `f`, returning its result and the bytes this thread allocated meanwhile.
 fn allocated_by<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCATED.with(Cell::get);
-    let out = f();
-    (out, ALLOCATED.with(Cell::get) - before)
+    let (out, allocated) = measure(f);
+    (out, allocated.bytes)
 }
 
 /// The most a rejected hostile input may allocate: the boxed error and its message.

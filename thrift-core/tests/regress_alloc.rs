@@ -8,65 +8,18 @@
 //! A counting global allocator (per thread, so parallel tests do not disturb each other)
 //! measures the peak of live bytes during each decode.
 
-// A global allocator is an `unsafe impl` by definition; this one only forwards to `System`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
+use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{Binary, Compact, Decode, Protocol, Reader, ThriftStruct};
 
-struct Counting;
-
-thread_local! {
-    /// Bytes this thread holds now, and the most it held since the last reset.
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grew(by: usize) {
-    // `try_with`: the allocator may run while the thread-locals are being torn down.
-    let _ = LIVE.try_with(|l| {
-        l.set(l.get() + by);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(l.get())));
-    });
-}
-
-fn shrank(by: usize) {
-    let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(by)));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrank(layout.size());
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grew(new_size);
-        shrank(layout.size());
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOCATOR: Counting = Counting;
 
 /// The most bytes live at once while `f` ran, above what was live before.
 fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let out = f();
-    (out, PEAK.with(Cell::get) - base)
+    let (out, allocated) = measure(f);
+    (out, allocated.peak)
 }
 
 /// A recursive struct nesting through a list.
