@@ -58,15 +58,7 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<(), Box<dyn std::error:
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(levels.len() * 2 + 1)
-        .x_label_formatter(&|x| {
-            // Group centres are at 0.5, 1.5, ...
-            let i = (x - 0.5).round();
-            if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < levels.len() {
-                format!("{} callers", levels[i as usize])
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| group_label(*x, &levels, "callers"))
         .y_desc("calls per second")
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
@@ -110,4 +102,15 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<(), Box<dyn std::error:
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// The label under a group of bars: `"{level} {unit}"` at a group's centre (0.5, 1.5, ...),
+/// nothing at the other tick positions.
+pub fn group_label(x: f64, levels: &[usize], unit: &str) -> String {
+    let i = (x - 0.5).round();
+    if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < levels.len() {
+        format!("{} {unit}", levels[i as usize])
+    } else {
+        String::new()
+    }
 }

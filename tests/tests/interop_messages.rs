@@ -84,29 +84,15 @@ fn calls_replies_and_oneways() {
 #[test]
 fn application_exceptions() {
     let mut t = Interop::start();
-    use ApplicationExceptionKind::*;
-    let kinds = [
-        Unknown,
-        UnknownMethod,
-        InvalidMessageType,
-        WrongMethodName,
-        BadSequenceId,
-        MissingResult,
-        InternalError,
-        ProtocolError,
-        InvalidTransform,
-        InvalidProtocol,
-        UnsupportedClientType,
-        Other(99),
-        Other(-1),
-    ];
-    for (seqid, kind) in kinds.into_iter().enumerate() {
+    // Every Apache code (0 to 10), and codes no kind names.
+    let kinds = (0..=10).map(ApplicationExceptionKind::from_code).chain([99, -1].map(ApplicationExceptionKind::Other));
+    for (seqid, kind) in kinds.enumerate() {
         let e = ApplicationException::new(kind, format!("{kind:?} happened"));
         let h = header("echo", MessageType::Exception, seqid as i32);
         t.message(&format!("exception {kind:?}"), h, "TApplicationException", &e);
     }
     for message in ["", "ünïcode ⚠", &"x".repeat(100_000)] {
-        let e = ApplicationException::new(InternalError, message);
+        let e = ApplicationException::new(ApplicationExceptionKind::InternalError, message);
         let label = format!("exception message of {} bytes", message.len());
         t.message(&label, header("echo", MessageType::Exception, 1), "TApplicationException", &e);
     }

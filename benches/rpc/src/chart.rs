@@ -67,14 +67,7 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(levels.len() * 2 + 1)
-        .x_label_formatter(&|x| {
-            let i = (x - 0.5).round();
-            if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < levels.len() {
-                format!("{} concurrent callers", levels[i as usize])
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| thrift_loadtest::chart::group_label(*x, &levels, "concurrent callers"))
         .y_desc("calls per second")
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
