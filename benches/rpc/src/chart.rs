@@ -67,7 +67,7 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(levels.len() * 2 + 1)
-        .x_label_formatter(&|x| thrift_loadtest::chart::group_label(*x, &levels, "concurrent callers"))
+        .x_label_formatter(&|x| thrift_loadtest::chart::group_label(*x, levels, "concurrent callers"))
         .y_desc("calls per second")
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
