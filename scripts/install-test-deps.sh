@@ -5,7 +5,8 @@
 #
 # The tests look for the library with /usr/bin/python3, where Debian's python3-thrift
 # lives (a pyenv `python3` earlier on the PATH does not see it), or with $THRIFT_TEST_PYTHON.
-# PyPI has no thrift 0.17.0, so pip is not used.
+# PyPI has no thrift 0.17.0, so pip is not used. Last, Apache's source tree is fetched
+# (scripts/fetch-apache-src.sh).
 set -euo pipefail
 
 python=${THRIFT_TEST_PYTHON:-/usr/bin/python3}
@@ -29,3 +30,6 @@ if ! "$python" -c "$probe" 2>/dev/null; then
   exit 1
 fi
 "$python" -c 'import sys, thrift; from thrift.protocol import fastbinary; print("python", sys.version.split()[0], "thrift", thrift.__file__, "fastbinary", fastbinary.__file__)'
+
+# Apache's own source tree (test IDLs, cross-test programs, keys), from Debian's source package.
+echo "apache source: $(bash "$(dirname "$0")/fetch-apache-src.sh" | tail -n 1)"

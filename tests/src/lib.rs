@@ -1,8 +1,9 @@
-//! Shared helpers for the integration tests: running Apache Thrift's compiler and Python
-//! library ([`python`]), the JSON form of values they exchange ([`json`]), Rust mirrors of
+//! Shared helpers for the integration tests: Apache Thrift's own source tree ([`apache_src`]),
+//! running Apache Thrift's compiler and Python library ([`python`]), the JSON form of values they exchange ([`json`]), Rust mirrors of
 //! the interop IDL encoded by hand ([`model`], [`hand_struct!`]) and the interop case runner
 //! ([`interop`]).
 
+pub mod apache_src;
 pub mod hand_struct;
 pub mod interop;
 pub mod json;

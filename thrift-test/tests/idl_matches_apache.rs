@@ -11,24 +11,19 @@ use std::path::PathBuf;
 
 use thrift_idl::{differences, parse, Ty};
 
-/// Apache's file, which the repository does not carry: `$THRIFT_TEST_IDL`, else `shared/`
-/// beside the checkout, where CI puts it.
+/// Apache's file, which the repository does not carry: `$THRIFT_TEST_IDL`, else
+/// `test/ThriftTest.thrift` of Apache's source tree as `scripts/fetch-apache-src.sh` unpacks it.
 fn reference_path() -> PathBuf {
     match std::env::var_os("THRIFT_TEST_IDL") {
         Some(path) => PathBuf::from(path),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/ThriftTest.thrift"),
+        None => thrift_tests::apache_src::apache_file("test/ThriftTest.thrift"),
     }
 }
 
 fn reference() -> String {
     let path = reference_path();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read Apache's ThriftTest.thrift at {} ({e}): CI copies it to shared/ beside the repository \
-             checkout; put it there or point THRIFT_TEST_IDL at it",
-            path.display()
-        )
-    })
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read Apache's ThriftTest.thrift at {} ({e})", path.display()))
 }
 
 #[test]

@@ -1,0 +1,64 @@
+//! Apache Thrift 0.17's own source tree (its test IDLs, cross-test programs, keys and Java
+//! library), which `scripts/fetch-apache-src.sh` unpacks from Debian's source package of
+//! `thrift`. The repository keeps no copy of Apache's files.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The folder the fetch script unpacks into: `$THRIFT_APACHE_SRC`, else
+/// `~/.cache/thrift-rs/thrift-0.17` (`$XDG_CACHE_HOME` in place of `~/.cache` when set).
+pub fn default_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("THRIFT_APACHE_SRC") {
+        return PathBuf::from(dir);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"));
+    cache.join("thrift-rs").join("thrift-0.17")
+}
+
+/// Apache's source tree, fetched by running `scripts/fetch-apache-src.sh` once if it is not
+/// there yet.
+///
+/// # Errors
+/// The script failed, or left no `test/ThriftTest.thrift`: the message says what to run.
+pub fn apache_source() -> Result<&'static PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = default_dir();
+        if dir.join("test/ThriftTest.thrift").is_file() {
+            return Ok(dir);
+        }
+        let script = crate::python::workspace_root().join("scripts/fetch-apache-src.sh");
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+        if out.status.success() && dir.join("test/ThriftTest.thrift").is_file() {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "Apache Thrift's source is not at {} and {} failed ({}): {}; run it by hand, or point \
+                 THRIFT_APACHE_SRC at an unpacked thrift-0.17 source tree",
+                dir.display(),
+                script.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// A file of Apache's source tree, by its path inside it (`test/ThriftTest.thrift`).
+///
+/// # Panics
+/// When the source tree cannot be had: the message says why and what to run.
+pub fn apache_file(relative: &str) -> PathBuf {
+    match apache_source() {
+        Ok(dir) => dir.join(relative),
+        Err(e) => panic!("{e}"),
+    }
+}
