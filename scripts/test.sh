@@ -12,6 +12,15 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
+# Each optional part of the library crates builds alone, so a user who turns the others off
+# gets a crate that compiles.
+for features in "" derive idl; do
+  cargo clippy -q -p thrift-core --no-default-features --features "$features" -- -D warnings
+done
+for features in "" server client pool tower; do
+  cargo clippy -q -p thrift-net --no-default-features --features "$features" -- -D warnings
+done
+
 # Not run here (bounded runs: `bash scripts/fuzz.sh SECONDS`, and the commands in
 # BENCHMARKS.md), but they must keep building.
 cargo build --manifest-path fuzz/Cargo.toml --bins

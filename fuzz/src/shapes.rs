@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use bytes::{BufMut, Bytes};
 use thrift_core::{
-    Decode, Encode, Idl, MessageHeader, MessageType, Protocol, Reader, Result, TType, ThriftEnum, ThriftStruct,
+    Decode, Encode, MessageHeader, MessageType, Protocol, Reader, Result, TType, ThriftEnum, ThriftStruct,
     ThriftType, ThriftUnion, Uuid,
 };
 
@@ -27,9 +27,6 @@ impl PartialEq for Bits {
 
 impl ThriftType for Bits {
     const TTYPE: TType = TType::Double;
-    fn idl_type(idl: &mut Idl) -> String {
-        f64::idl_type(idl)
-    }
 }
 
 impl Encode for Bits {

@@ -26,6 +26,9 @@ macro_rules! hand_struct {
 
         impl ::thrift_core::ThriftType for $name {
             const TTYPE: ::thrift_core::TType = ::thrift_core::TType::Struct;
+        }
+
+        impl ::thrift_core::IdlType for $name {
             fn idl_type(idl: &mut ::thrift_core::Idl) -> String {
                 idl.define(stringify!($name), |idl| {
                     let mut text = format!("{} {} {{\n", $idl_kind, stringify!($name));
@@ -105,7 +108,7 @@ macro_rules! hand_struct {
     (@finish required, $name:ident, $field:ident, $id:literal) => {
         match $field {
             Some(v) => v,
-            None => return Err(::thrift_core::Error::missing_field(stringify!($name), stringify!($field), $id)),
+            None => return Err(::thrift_core::__private::missing_field(stringify!($name), stringify!($field), $id)),
         }
     };
     (@finish plain, $name:ident, $field:ident, $id:literal) => { $field.unwrap_or_default() };

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use bytes::BufMut;
 use serde_json::Value;
 use thrift_core::{
-    Decode, Encode, Error, ErrorKind, FieldHeader, Idl, Protocol, Reader, Result, StructDecoder, StructEncoder,
-    StructSizer, TType, ThriftType,
+    Decode, Encode, Error, ErrorKind, FieldHeader, Idl, IdlType, Protocol, Reader, Result, StructDecoder,
+    StructEncoder, StructSizer, TType, ThriftType,
 };
 
 use crate::hand_struct;
@@ -56,6 +56,9 @@ impl Color {
 
 impl ThriftType for Color {
     const TTYPE: TType = TType::I32;
+}
+
+impl IdlType for Color {
     fn idl_type(idl: &mut Idl) -> String {
         idl.define("Color", |_| "enum Color {\n  RED = 1,\n  GREEN = 2,\n  BLUE = 3,\n  ULTRAVIOLET = -7,\n}\n".into());
         "Color".into()
@@ -160,6 +163,9 @@ pub enum Shape {
 
 impl ThriftType for Shape {
     const TTYPE: TType = TType::Struct;
+}
+
+impl IdlType for Shape {
     fn idl_type(idl: &mut Idl) -> String {
         idl.define("Shape", |idl| {
             format!(

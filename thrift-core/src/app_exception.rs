@@ -6,7 +6,6 @@ use bytes::BufMut;
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::Result;
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::structs::{StructDecoder, StructEncoder, StructSizer};
@@ -117,7 +116,11 @@ impl std::error::Error for ApplicationException {}
 
 impl ThriftType for ApplicationException {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(idl: &mut Idl) -> String {
+}
+
+#[cfg(feature = "idl")]
+impl crate::idl::IdlType for ApplicationException {
+    fn idl_type(idl: &mut crate::idl::Idl) -> String {
         idl.define("TApplicationException", |_| {
             "exception TApplicationException {\n  1: string message\n  2: i32 type\n}\n".into()
         });

@@ -3,20 +3,21 @@
 use bytes::BufMut;
 
 use crate::error::Result;
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
 
-/// A Rust type with a Thrift type: its wire type id and its IDL spelling.
+/// A Rust type with a Thrift wire type.
+///
+/// Only the wire: how a type is spelled in IDL is [`IdlType`](crate::IdlType)'s business.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Thrift type",
+    label = "not a Thrift type",
+    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it"
+)]
 pub trait ThriftType {
     /// The wire type of values of this type.
     const TTYPE: TType;
-
-    /// The IDL spelling of this type as a field type (`"i32"`, `"list<string>"`,
-    /// `"HelloRequest"`), defining it and its dependencies in `idl` first when it is a
-    /// named type.
-    fn idl_type(idl: &mut Idl) -> String;
 }
 
 /// A value that can be written in any [`Protocol`], at an exact, precomputed size.
@@ -29,6 +30,11 @@ pub trait ThriftType {
 /// assert_eq!(buf.len(), v.encoded_len::<Compact>());
 /// assert_eq!(thrift_core::to_vec::<Binary, _>(&v).len(), v.encoded_len::<Binary>());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be encoded as Thrift",
+    label = "not a Thrift type",
+    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it"
+)]
 pub trait Encode: ThriftType {
     /// Writes the value (without a field header).
     fn encode<P: Protocol, B: BufMut + ?Sized>(&self, buf: &mut B);
@@ -91,6 +97,11 @@ pub trait Encode: ThriftType {
 /// let s: &str = Decode::decode::<Compact>(&mut Reader::new(&input)).unwrap();
 /// assert_eq!(s, "hello you");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be decoded from Thrift",
+    label = "not a Thrift type",
+    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it"
+)]
 pub trait Decode<'de>: ThriftType + Sized {
     /// Reads a value whose wire type is [`ThriftType::TTYPE`].
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self>;

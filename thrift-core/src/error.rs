@@ -134,7 +134,7 @@ impl Error {
 
     /// A missing required field of `container`.
     #[cold]
-    pub fn missing_field(container: &'static str, name: &'static str, id: i16) -> Error {
+    pub(crate) fn missing_field(container: &'static str, name: &'static str, id: i16) -> Error {
         Error::new(ErrorKind::MissingField { name, id }).in_struct(container)
     }
 

@@ -19,6 +19,16 @@
 //!
 //! The derives and their attributes are described in [`attributes`]. Decoding is bounded:
 //! see [`Limits`]. Errors say what failed and where: see [`Error`].
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | `derive` | on | the `ThriftStruct`, `ThriftEnum` and `ThriftUnion` derives |
+//! | `idl` | on | [`Idl`] and [`IdlType`]: Thrift IDL rendered from Rust types; without it the derives emit no IDL code |
+//!
+//! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is
+//! spelled in IDL is the separate [`IdlType`], which the derives emit beside them.
 
 #![forbid(unsafe_code)]
 
@@ -30,6 +40,7 @@ mod app_exception;
 pub mod attributes;
 mod encode;
 mod error;
+#[cfg(feature = "idl")]
 mod idl;
 mod impls;
 mod limits;
@@ -40,17 +51,19 @@ mod skip;
 mod structs;
 mod wire;
 
+#[doc(hidden)]
+pub mod __private;
+
 pub use app_exception::{ApplicationException, ApplicationExceptionKind};
 pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
-pub use idl::{Idl, IdlField, IdlMethod};
+#[cfg(feature = "idl")]
+pub use idl::{Idl, IdlType, ServiceDefinition};
 pub use impls::Uuid;
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;
-pub use service::{
-    Exceptions, MethodResult, NoException, OrApplication, ReturnField, Returns, ServiceDefinition, Void,
-};
+pub use service::{NoException, OrApplication};
 pub use skip::skip;
 pub use structs::{StructDecoder, StructEncoder, StructSizer};
 pub use wire::{MessageType, TType};
@@ -59,6 +72,22 @@ pub use bytes;
 
 #[cfg(feature = "derive")]
 pub use thrift_derive::{ThriftEnum, ThriftStruct, ThriftUnion};
+
+/// Expands to its input when the `idl` feature is on, else to nothing: the derives wrap
+/// the IDL impls they emit in it.
+#[doc(hidden)]
+#[cfg(feature = "idl")]
+#[macro_export]
+macro_rules! __if_idl {
+    ($($item:tt)*) => { $($item)* };
+}
+
+#[doc(hidden)]
+#[cfg(not(feature = "idl"))]
+#[macro_export]
+macro_rules! __if_idl {
+    ($($item:tt)*) => {};
+}
 
 /// Encodes `value` into a new vector of exactly its encoded length.
 ///
@@ -72,17 +101,31 @@ pub fn to_vec<P: Protocol, T: Encode + ?Sized>(value: &T) -> Vec<u8> {
     buf
 }
 
-/// Decodes a `T` that must span all of `input`, borrowing from it where `T` borrows.
+/// Decodes a `T` that must span all of `input`, borrowing from it where `T` borrows, under
+/// the default [`Limits`].
 ///
 /// ```
 /// let s: &str = thrift_core::from_slice::<thrift_core::Binary, _>(&[0, 0, 0, 2, b'o', b'k']).unwrap();
 /// assert_eq!(s, "ok");
 /// ```
 pub fn from_slice<'de, P: Protocol, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
-    finish::<P, T>(Reader::new(input))
+    Reader::new(input).decode_rest::<P, T>()
 }
 
-/// Decodes a `T` that must span all of `input`; `Bytes` fields share `input`'s buffer.
+/// [`from_slice`] under `limits`.
+///
+/// ```
+/// use thrift_core::{Binary, ErrorKind, Limits};
+/// let tight = Limits { max_string_len: 1, ..Limits::default() };
+/// let err = thrift_core::from_slice_with_limits::<Binary, &str>(&[0, 0, 0, 2, b'o', b'k'], &tight).unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::LengthTooLarge { .. }));
+/// ```
+pub fn from_slice_with_limits<'de, P: Protocol, T: Decode<'de>>(input: &'de [u8], limits: &Limits) -> Result<T> {
+    Reader::new(input).with_limits(*limits).decode_rest::<P, T>()
+}
+
+/// Decodes a `T` that must span all of `input`, under the default [`Limits`]; `Bytes`
+/// fields share `input`'s buffer.
 ///
 /// ```
 /// use bytes::Bytes;
@@ -91,13 +134,21 @@ pub fn from_slice<'de, P: Protocol, T: Decode<'de>>(input: &'de [u8]) -> Result<
 /// assert_eq!(b.as_ptr(), input[4..].as_ptr()); // no copy
 /// ```
 pub fn from_bytes<'de, P: Protocol, T: Decode<'de>>(input: &'de bytes::Bytes) -> Result<T> {
-    finish::<P, T>(Reader::from_bytes(input))
+    Reader::from_bytes(input).decode_rest::<P, T>()
 }
 
-fn finish<'de, P: Protocol, T: Decode<'de>>(mut r: Reader<'de>) -> Result<T> {
-    let value = T::decode::<P>(&mut r)?;
-    if !r.is_empty() {
-        return Err(r.error(ErrorKind::TrailingBytes(r.remaining())));
-    }
-    Ok(value)
+/// [`from_bytes`] under `limits`.
+///
+/// ```
+/// use bytes::Bytes;
+/// use thrift_core::{Compact, Limits};
+/// let input = Bytes::from_static(&[0x25, 2, 4]); // list<i32> [1, 2]
+/// let v: Vec<i32> = thrift_core::from_bytes_with_limits::<Compact, _>(&input, &Limits::default()).unwrap();
+/// assert_eq!(v, [1, 2]);
+/// ```
+pub fn from_bytes_with_limits<'de, P: Protocol, T: Decode<'de>>(
+    input: &'de bytes::Bytes,
+    limits: &Limits,
+) -> Result<T> {
+    Reader::from_bytes(input).with_limits(*limits).decode_rest::<P, T>()
 }

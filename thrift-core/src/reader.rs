@@ -2,8 +2,10 @@
 
 use bytes::Bytes;
 
+use crate::encode::Decode;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
+use crate::protocol::Protocol;
 
 /// A cursor over one complete message in memory, from which values are decoded.
 ///
@@ -78,6 +80,21 @@ impl<'de> Reader<'de> {
         &self.buf[self.pos..]
     }
 
+    /// Decodes a `T` that must span the rest of the input: bytes left after it are an error.
+    ///
+    /// ```
+    /// use thrift_core::{Binary, ErrorKind, Reader};
+    /// let err = Reader::new(&[0, 0, 0, 7, 0xff]).decode_rest::<Binary, i32>().unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::TrailingBytes(1));
+    /// ```
+    pub fn decode_rest<P: Protocol, T: Decode<'de>>(mut self) -> Result<T> {
+        let value = T::decode::<P>(&mut self)?;
+        if !self.is_empty() {
+            return Err(self.error(ErrorKind::TrailingBytes(self.remaining())));
+        }
+        Ok(value)
+    }
+
     /// An error of `kind` at the current offset.
     #[cold]
     pub fn error(&self, kind: ErrorKind) -> Error {
@@ -87,7 +104,7 @@ impl<'de> Reader<'de> {
     /// An error of `kind` at the offset `back` bytes before the cursor (where the value
     /// just read began).
     #[cold]
-    pub fn error_before(&self, back: usize, kind: ErrorKind) -> Error {
+    pub(crate) fn error_before(&self, back: usize, kind: ErrorKind) -> Error {
         Error::at(kind, self.pos.saturating_sub(back))
     }
 

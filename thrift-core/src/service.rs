@@ -2,8 +2,8 @@
 //! own id, as Apache's generated `method_result` structs have it.
 //!
 //! The service macro builds each method's result type from these parts:
-//! [`MethodResult`]`<`[`Returns`]`<T>, E>` for a method returning `T`, and
-//! `MethodResult<`[`Void`]`, E>` for a `void` one, where `E` is the method's error type:
+//! `MethodResult<Returns<T>, E>` for a method returning `T`, and
+//! `MethodResult<Void, E>` for a `void` one, where `E` is the method's error type:
 //! an `exception` struct, a `ThriftUnion` of exceptions, [`ApplicationException`] (no
 //! declared exceptions; the error goes back as a `TApplicationException`), or
 //! [`NoException`].
@@ -13,7 +13,6 @@ use bytes::BufMut;
 use crate::app_exception::ApplicationException;
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::Result;
-use crate::idl::{Idl, IdlField};
 use crate::protocol::{FieldHeader, Protocol};
 use crate::reader::Reader;
 use crate::structs::{StructDecoder, StructEncoder, StructSizer};
@@ -34,8 +33,6 @@ pub trait Exceptions: Sized {
         r: &mut Reader<'de>,
         field: FieldHeader,
     ) -> Result<Option<Self>>;
-    /// The `throws (...)` fields, for the IDL.
-    fn idl_fields(idl: &mut Idl) -> Vec<IdlField>;
     /// `Some` when this error is not a declared exception but must be sent as a
     /// `TApplicationException` message instead.
     fn as_application_exception(&self) -> Option<&ApplicationException> {
@@ -69,9 +66,6 @@ impl Exceptions for NoException {
     ) -> Result<Option<Self>> {
         Ok(None)
     }
-    fn idl_fields(_: &mut Idl) -> Vec<IdlField> {
-        Vec::new()
-    }
 }
 
 /// A method without declared exceptions whose handler may still fail: its error goes back
@@ -85,9 +79,6 @@ impl Exceptions for ApplicationException {
         _: FieldHeader,
     ) -> Result<Option<Self>> {
         Ok(None)
-    }
-    fn idl_fields(_: &mut Idl) -> Vec<IdlField> {
-        Vec::new()
     }
     fn as_application_exception(&self) -> Option<&ApplicationException> {
         Some(self)
@@ -133,10 +124,6 @@ impl<E: Exceptions> Exceptions for OrApplication<E> {
         Ok(E::read_field(s, r, field)?.map(OrApplication::Declared))
     }
 
-    fn idl_fields(idl: &mut Idl) -> Vec<IdlField> {
-        E::idl_fields(idl)
-    }
-
     fn as_application_exception(&self) -> Option<&ApplicationException> {
         match self {
             OrApplication::Declared(e) => e.as_application_exception(),
@@ -166,8 +153,6 @@ pub trait ReturnField: Sized {
     ) -> Result<()>;
     /// The value when the result struct has no success field: `Some` only for `void`.
     fn absent() -> Option<Self>;
-    /// The IDL return type.
-    fn idl_type(idl: &mut Idl) -> String;
 }
 
 /// The success value of a method returning `T`.
@@ -208,9 +193,6 @@ impl<T: Encode + for<'de> Decode<'de>> ReturnField for Returns<T> {
     fn absent() -> Option<Self> {
         None
     }
-    fn idl_type(idl: &mut Idl) -> String {
-        T::idl_type(idl)
-    }
 }
 
 impl ReturnField for Void {
@@ -232,15 +214,13 @@ impl ReturnField for Void {
     fn absent() -> Option<Self> {
         Some(Void)
     }
-    fn idl_type(_: &mut Idl) -> String {
-        "void".into()
-    }
 }
 
 /// A method's result struct: the success value at field 0 or one declared exception.
 ///
 /// ```
-/// use thrift_core::{Binary, MethodResult, NoException, Returns};
+/// use thrift_core::__private::{MethodResult, Returns};
+/// use thrift_core::{Binary, NoException};
 /// let ok: MethodResult<Returns<i32>, NoException> = MethodResult::Ok(Returns(7));
 /// let bytes = thrift_core::to_vec::<Binary, _>(&ok);
 /// // field 0: i32 7, stop
@@ -279,10 +259,6 @@ impl<R, E> MethodResult<R, E> {
 
 impl<R, E> ThriftType for MethodResult<R, E> {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(_: &mut Idl) -> String {
-        // Result structs are implicit in the IDL: the service definition spells them.
-        "struct".into()
-    }
 }
 
 impl<R: ReturnField, E: Exceptions> Encode for MethodResult<R, E> {
@@ -328,10 +304,28 @@ impl<'de, R: ReturnField, E: Exceptions> Decode<'de> for MethodResult<R, E> {
     }
 }
 
-/// A service's IDL definition, implemented by the service macro.
-pub trait ServiceDefinition {
-    /// The IDL service name.
-    const NAME: &'static str;
-    /// Defines the service (and the types it uses) in `idl`.
-    fn define(idl: &mut Idl);
+/// The `throws` of the error types that are not generated: none for these two, and the
+/// declared ones for `OrApplication<E>`.
+#[cfg(feature = "idl")]
+mod idl {
+    use super::{ApplicationException, NoException, OrApplication};
+    use crate::idl::{Idl, IdlField, IdlThrows};
+
+    impl IdlThrows for NoException {
+        fn idl_throws(_: &mut Idl) -> Vec<IdlField> {
+            Vec::new()
+        }
+    }
+
+    impl IdlThrows for ApplicationException {
+        fn idl_throws(_: &mut Idl) -> Vec<IdlField> {
+            Vec::new()
+        }
+    }
+
+    impl<E: IdlThrows> IdlThrows for OrApplication<E> {
+        fn idl_throws(idl: &mut Idl) -> Vec<IdlField> {
+            E::idl_throws(idl)
+        }
+    }
 }

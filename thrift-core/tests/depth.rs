@@ -7,8 +7,8 @@ mod common;
 use bytes::BufMut;
 use common::Fields;
 use thrift_core::{
-    skip, Binary, Compact, Decode, Encode, ErrorKind, Idl, Limits, Protocol, Reader, Result, StructDecoder,
-    StructEncoder, StructSizer, TType, ThriftType,
+    skip, Binary, Compact, Decode, Encode, ErrorKind, Limits, Protocol, Reader, Result, StructDecoder, StructEncoder,
+    StructSizer, TType, ThriftType,
 };
 
 const LIMIT: u16 = Limits::DEFAULT_MAX_DEPTH;
@@ -30,9 +30,6 @@ impl Node {
 
 impl ThriftType for Node {
     const TTYPE: TType = TType::List;
-    fn idl_type(_: &mut Idl) -> String {
-        "list<Node>".into()
-    }
 }
 
 impl Encode for Node {
@@ -58,9 +55,6 @@ struct Chain {
 
 impl ThriftType for Chain {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(_: &mut Idl) -> String {
-        "Chain".into()
-    }
 }
 
 impl Encode for Chain {

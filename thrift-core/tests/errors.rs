@@ -56,7 +56,7 @@ fn error_display_composes_path_kind_and_offset() {
     // An offset set first is kept.
     assert_eq!(e.clone().with_offset(99).offset(), Some(12));
     assert_eq!(Error::new(ErrorKind::InvalidUtf8).with_offset(7).offset(), Some(7));
-    let e = Error::missing_field("User", "name", 3);
+    let e = thrift_core::__private::missing_field("User", "name", 3);
     assert_eq!(e.to_string(), "User: missing required field name (id 3)");
     assert_eq!(e.offset(), None);
     let e: Error = ErrorKind::UnknownEnumValue { name: "Color", value: 9 }.into();

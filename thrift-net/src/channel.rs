@@ -5,10 +5,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
-use thrift_core::{
-    ApplicationException, ApplicationExceptionKind, Encode, Exceptions, Limits, MessageType, MethodResult, Protocol,
-    Reader, ReturnField,
-};
+use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, Limits, MessageType, Protocol, Reader};
 
 use crate::detect::ProtocolKind;
 use crate::error::TransportError;
@@ -63,6 +61,7 @@ pub enum CallError<E = thrift_core::NoException> {
 impl CallError {
     /// The same error as the error type of a method declaring exceptions `E` (a channel
     /// error never holds a declared exception).
+    #[doc(hidden)]
     pub fn widen<E>(self) -> CallError<E> {
         match self {
             CallError::Exception(never) => match never {},
@@ -120,16 +119,12 @@ impl Reply {
 
     fn decode_body<T: thrift_core::DecodeOwned>(&self) -> thrift_core::Result<T> {
         let body = self.message.slice(self.body_start..);
-        let mut r = Reader::from_bytes(&body).with_limits(self.limits);
-        let value = with_protocol!(self.protocol, P => T::decode::<P>(&mut r)?);
-        if !r.is_empty() {
-            return Err(r.error(thrift_core::ErrorKind::TrailingBytes(r.remaining())));
-        }
-        Ok(value)
+        with_protocol!(self.protocol, P => thrift_core::from_bytes_with_limits::<P, T>(&body, &self.limits))
     }
 
     /// The method's outcome: its value, a declared exception, or the server's
     /// `TApplicationException`.
+    #[doc(hidden)]
     pub fn into_result<R: ReturnField, E: Exceptions>(self) -> Result<R::Value, CallError<E>> {
         match self.kind {
             MessageType::Reply => {}

@@ -4,9 +4,10 @@
 use std::future::Future;
 
 use bytes::{BufMut, Bytes, BytesMut};
+use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{
-    ApplicationException, ApplicationExceptionKind, DecodeOwned, Encode, Exceptions, Limits, MessageHeader,
-    MessageType, MethodResult, Protocol, Reader, ReturnField,
+    ApplicationException, ApplicationExceptionKind, DecodeOwned, Encode, Limits, MessageHeader, MessageType, Protocol,
+    Reader,
 };
 
 use crate::detect::ProtocolKind;
@@ -121,16 +122,12 @@ impl Incoming {
     /// fields share the message's buffer.
     pub fn decode_args<T: DecodeOwned>(&self) -> thrift_core::Result<T> {
         let body = self.message.slice(self.body_start..);
-        let mut r = Reader::from_bytes(&body).with_limits(self.limits);
-        let args = with_protocol!(self.protocol, P => T::decode::<P>(&mut r)?);
-        if !r.is_empty() {
-            return Err(r.error(thrift_core::ErrorKind::TrailingBytes(r.remaining())));
-        }
-        Ok(args)
+        with_protocol!(self.protocol, P => thrift_core::from_bytes_with_limits::<P, T>(&body, &self.limits))
     }
 
     /// The reply for a handler's outcome: the result struct, or a `TApplicationException`
     /// when the error is one rather than a declared exception.
+    #[doc(hidden)]
     pub fn reply_result<R: ReturnField, E: Exceptions>(&self, result: Result<R::Value, E>) -> Outgoing {
         if let Err(e) = &result {
             if let Some(app) = e.as_application_exception() {
@@ -151,6 +148,7 @@ impl Incoming {
     }
 
     /// `PROTOCOL_ERROR`: the arguments could not be decoded.
+    #[doc(hidden)]
     pub fn protocol_error(&self, error: thrift_core::Error) -> Outgoing {
         tracing::debug!(method = self.method(), seqid = self.seqid, %error, "undecodable arguments");
         let message = format!("cannot decode the arguments of {}: {error}", self.method());
@@ -158,12 +156,14 @@ impl Incoming {
     }
 
     /// `UNKNOWN_METHOD`: no method by that name.
+    #[doc(hidden)]
     pub fn unknown_method(&self) -> Outgoing {
         let message = format!("unknown method {}", self.method());
         self.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, message))
     }
 
     /// No reply, as for a oneway method.
+    #[doc(hidden)]
     pub fn no_reply(&self) -> Outgoing {
         Outgoing(None)
     }

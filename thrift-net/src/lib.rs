@@ -14,6 +14,18 @@
 //! Errors are [`TransportError`]s naming the phase and the place:
 //! `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
 //!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | `server` | on | [`Server`], [`Multiplexed`] |
+//! | `client` | on | the pipelining [`Client`] connection |
+//! | `pool` | on | the connection [`Pool`] (implies `client`) |
+//! | `tower` | on | `tower::Service` for [`Client`] (implies `client`) |
+//!
+//! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
+//! ([`Channel`], [`Service`]) and the in-process [`LocalChannel`].
+//!
 //! # Services
 //!
 //! [`service`] turns a trait of `async fn`s into a Thrift service: a `…Server` type that a
@@ -150,6 +162,7 @@
 
 mod buffered;
 mod channel;
+#[cfg(feature = "client")]
 mod client;
 mod detect;
 mod error;
@@ -157,12 +170,15 @@ mod framed;
 mod incoming;
 mod local;
 mod message;
+#[cfg(feature = "pool")]
 mod pool;
 mod scan;
+#[cfg(feature = "server")]
 mod server;
 
 pub use buffered::BufferedCodec;
 pub use channel::{CallError, Channel, Reply};
+#[cfg(feature = "client")]
 pub use client::{Client, ClientConfig, RawRequest};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
@@ -170,8 +186,10 @@ pub use framed::FramedCodec;
 pub use incoming::{Incoming, Outgoing, Service};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};
+#[cfg(feature = "pool")]
 pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
 pub use scan::{Scan, Scanner};
+#[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
 
 /// The wire format this crate carries; generated service code refers to it through here.

@@ -1,7 +1,7 @@
 //! A whole RPC message: envelope and body, written at its exact size and read zero-copy.
 
 use bytes::{BufMut, Bytes};
-use thrift_core::{Decode, Encode, ErrorKind, Limits, MessageHeader, Protocol, Reader};
+use thrift_core::{Decode, Encode, Limits, MessageHeader, Protocol, Reader};
 
 /// An RPC message to write: its envelope and its body (the args or result struct).
 ///
@@ -72,9 +72,5 @@ pub fn decode_message<'de, P: Protocol, T: Decode<'de>>(
 ) -> thrift_core::Result<(MessageHeader<'de>, T)> {
     let mut r = Reader::from_bytes(msg).with_limits(*limits);
     let header = P::read_message_begin(&mut r)?;
-    let body = T::decode::<P>(&mut r)?;
-    if !r.is_empty() {
-        return Err(r.error(ErrorKind::TrailingBytes(r.remaining())));
-    }
-    Ok((header, body))
+    Ok((header, r.decode_rest::<P, T>()?))
 }

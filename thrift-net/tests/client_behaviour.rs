@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use hello::*;
-use thrift_core::{Binary, Limits, MessageType, Returns};
+use thrift_core::__private::Returns;
+use thrift_core::{Binary, Limits, MessageType};
 use thrift_net::{CallError, Client, ClientConfig, FramedCodec, Incoming, ProtocolKind, RawRequest, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use hello::*;
 use pool::*;
-use thrift_core::{ApplicationExceptionKind, NoException, Void};
+use thrift_core::__private::Void;
+use thrift_core::{ApplicationExceptionKind, NoException};
 use thrift_net::{CallError, Channel, ClientConfig, Mode, Pool, PoolConfig, Server};
 
 /// 32 callers × 10 calls, each reply checked; slow ones (5 ms) so calls overlap.

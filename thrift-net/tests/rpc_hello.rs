@@ -7,7 +7,8 @@ mod hello;
 use std::time::Duration;
 
 use hello::*;
-use thrift_core::{ApplicationExceptionKind, NoException, ThriftStruct, Void};
+use thrift_core::__private::Void;
+use thrift_core::{ApplicationExceptionKind, NoException, ThriftStruct};
 use thrift_net::{CallError, Channel, ClientConfig, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

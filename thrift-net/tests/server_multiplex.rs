@@ -5,7 +5,8 @@
 mod hello;
 
 use hello::*;
-use thrift_core::{ApplicationExceptionKind, MessageType, NoException, Returns, Void};
+use thrift_core::__private::{MethodResult, Returns, Void};
+use thrift_core::{ApplicationExceptionKind, MessageType, NoException};
 use thrift_net::{
     CallError, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, ServerHandle, Transport,
 };
@@ -67,13 +68,12 @@ async fn replies_carry_the_plain_method_name_as_apaches_do() {
     let args = CalculatorAddArgs { a: 1, b: 2 };
     conn.send(&encode_call(ProtocolKind::Binary, true, "Calculator:add", MessageType::Call, 8, &args)).await;
     let reply = conn.read_reply().await;
-    let header =
-        thrift_net::decode_message::<thrift_core::Binary, thrift_core::MethodResult<Returns<i32>, NoException>>(
-            reply.message(),
-            &Default::default(),
-        )
-        .unwrap()
-        .0;
+    let header = thrift_net::decode_message::<thrift_core::Binary, MethodResult<Returns<i32>, NoException>>(
+        reply.message(),
+        &Default::default(),
+    )
+    .unwrap()
+    .0;
     assert_eq!((header.name, header.kind, header.seqid), ("add", MessageType::Reply, 8));
     assert_eq!(reply.into_result::<Returns<i32>, NoException>().unwrap(), 3);
 }

@@ -7,9 +7,8 @@ mod hello;
 use std::time::Duration;
 
 use hello::*;
-use thrift_core::{
-    ApplicationExceptionKind, Binary, Limits, MessageHeader, MessageType, MethodResult, NoException, Returns, Void,
-};
+use thrift_core::__private::{MethodResult, Returns, Void};
+use thrift_core::{ApplicationExceptionKind, Binary, Limits, MessageHeader, MessageType, NoException};
 use thrift_net::{CallError, Message, ProtocolKind, Server};
 
 fn say_hello(name: &str) -> HelloServiceSayHelloArgs {

@@ -147,7 +147,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
     let client = client(ProtocolKind::Binary);
     let channel = client.channel();
     let reply = channel.call("HelloService", "frobnicate", &HelloRequest::default()).await.unwrap();
-    match reply.into_result::<thrift_core::Void, thrift_core::NoException>() {
+    match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
         Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
     }
@@ -159,7 +159,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
         req: String,
     }
     let reply = channel.call("HelloService", "sayHello", &WrongArgs { req: "x".into() }).await.unwrap();
-    match reply.into_result::<thrift_core::Void, thrift_core::NoException>() {
+    match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
         Err(CallError::Application(e)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::ProtocolError);
             assert!(e.message.contains("missing required field req"), "{}", e.message);

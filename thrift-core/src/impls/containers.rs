@@ -7,7 +7,6 @@ use bytes::BufMut;
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
@@ -111,9 +110,6 @@ fn nested<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Resul
 
 impl<T: ThriftType> ThriftType for Vec<T> {
     const TTYPE: TType = TType::List;
-    fn idl_type(idl: &mut Idl) -> String {
-        format!("list<{}>", T::idl_type(idl))
-    }
 }
 
 impl<T: Encode> Encode for Vec<T> {
@@ -145,9 +141,6 @@ macro_rules! set {
     ($set:ident < T $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<T: ThriftType, $($extra)*> ThriftType for $set<T $(, $s)?> {
             const TTYPE: TType = TType::Set;
-            fn idl_type(idl: &mut Idl) -> String {
-                format!("set<{}>", T::idl_type(idl))
-            }
         }
 
         impl<T: Encode, $($extra)*> Encode for $set<T $(, $s)?> {
@@ -202,10 +195,6 @@ macro_rules! map {
     ($map:ident < K, V $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<K: ThriftType, V: ThriftType, $($extra)*> ThriftType for $map<K, V $(, $s)?> {
             const TTYPE: TType = TType::Map;
-            fn idl_type(idl: &mut Idl) -> String {
-                let key = K::idl_type(idl);
-                format!("map<{}, {}>", key, V::idl_type(idl))
-            }
         }
 
         impl<K: Encode, V: Encode, $($extra)*> Encode for $map<K, V $(, $s)?> {

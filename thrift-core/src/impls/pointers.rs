@@ -6,7 +6,6 @@ use bytes::BufMut;
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::Result;
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
@@ -15,9 +14,6 @@ macro_rules! forward {
     ($($ptr:ty),+) => {$(
         impl<T: ThriftType + ?Sized> ThriftType for $ptr {
             const TTYPE: TType = T::TTYPE;
-            fn idl_type(idl: &mut Idl) -> String {
-                T::idl_type(idl)
-            }
         }
 
         impl<T: Encode + ?Sized> Encode for $ptr {

@@ -4,16 +4,12 @@ use bytes::BufMut;
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::Result;
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
 
 impl ThriftType for bool {
     const TTYPE: TType = TType::Bool;
-    fn idl_type(_: &mut Idl) -> String {
-        "bool".into()
-    }
 }
 
 impl Encode for bool {
@@ -51,12 +47,9 @@ const MAX_NUMBER_LEN: usize = 10;
 
 /// Implements the traits for a number type from its protocol functions.
 macro_rules! number {
-    ($ty:ty, $ttype:ident, $idl:literal, $write:ident, $read:ident, |$v:ident| $len:expr, $fixed:expr) => {
+    ($ty:ty, $ttype:ident, $write:ident, $read:ident, |$v:ident| $len:expr, $fixed:expr) => {
         impl ThriftType for $ty {
             const TTYPE: TType = TType::$ttype;
-            fn idl_type(_: &mut Idl) -> String {
-                $idl.into()
-            }
         }
 
         impl Encode for $ty {
@@ -111,11 +104,11 @@ macro_rules! number {
     };
 }
 
-number!(i8, I8, "i8", write_i8, read_i8, |_v| 1, Some(1));
-number!(i16, I16, "i16", write_i16, read_i16, |v| P::i16_len(v), P::FIXED_WIDTH_INTEGERS.then_some(2));
-number!(i32, I32, "i32", write_i32, read_i32, |v| P::i32_len(v), P::FIXED_WIDTH_INTEGERS.then_some(4));
-number!(i64, I64, "i64", write_i64, read_i64, |v| P::i64_len(v), P::FIXED_WIDTH_INTEGERS.then_some(8));
-number!(f64, Double, "double", write_double, read_double, |_v| 8, Some(8));
+number!(i8, I8, write_i8, read_i8, |_v| 1, Some(1));
+number!(i16, I16, write_i16, read_i16, |v| P::i16_len(v), P::FIXED_WIDTH_INTEGERS.then_some(2));
+number!(i32, I32, write_i32, read_i32, |v| P::i32_len(v), P::FIXED_WIDTH_INTEGERS.then_some(4));
+number!(i64, I64, write_i64, read_i64, |v| P::i64_len(v), P::FIXED_WIDTH_INTEGERS.then_some(8));
+number!(f64, Double, write_double, read_double, |_v| 8, Some(8));
 
 /// Overrides [`Decode::decode_seq`] for a number type with a fixed-width big-endian
 /// encoding in the binary protocol: the run's bytes are bounds-checked once, then

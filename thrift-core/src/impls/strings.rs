@@ -6,7 +6,6 @@ use bytes::{BufMut, Bytes};
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
@@ -20,12 +19,9 @@ fn read_str<'de, P: Protocol>(r: &mut Reader<'de>) -> Result<&'de str> {
 
 /// Implements `ThriftType` and `Encode` for a type that derefs to bytes.
 macro_rules! encode_as_bytes {
-    ($idl:literal, |$v:ident| $bytes:expr, $($ty:ty),+) => {$(
+    (|$v:ident| $bytes:expr, $($ty:ty),+) => {$(
         impl ThriftType for $ty {
             const TTYPE: TType = TType::String;
-            fn idl_type(_: &mut Idl) -> String {
-                $idl.into()
-            }
         }
 
         impl Encode for $ty {
@@ -43,8 +39,8 @@ macro_rules! encode_as_bytes {
     )+};
 }
 
-encode_as_bytes!("string", |s| s.as_bytes(), str, String, Cow<'_, str>);
-encode_as_bytes!("binary", |b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
+encode_as_bytes!(|s| s.as_bytes(), str, String, Cow<'_, str>);
+encode_as_bytes!(|b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]

@@ -6,7 +6,6 @@ use bytes::BufMut;
 
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::Result;
-use crate::idl::Idl;
 use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
@@ -35,9 +34,6 @@ impl fmt::Display for Uuid {
 
 impl ThriftType for Uuid {
     const TTYPE: TType = TType::Uuid;
-    fn idl_type(_: &mut Idl) -> String {
-        "uuid".into()
-    }
 }
 
 impl Encode for Uuid {

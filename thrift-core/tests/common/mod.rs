@@ -9,7 +9,7 @@ use std::fmt;
 
 use bytes::BufMut;
 use thrift_core::{
-    skip, ApplicationException, ApplicationExceptionKind, Decode, DecodeOwned, Encode, Error, ErrorKind, Idl, Protocol,
+    skip, ApplicationException, ApplicationExceptionKind, Decode, DecodeOwned, Encode, Error, ErrorKind, Protocol,
     Reader, Result, StructDecoder, StructEncoder, StructSizer, TType, ThriftType, Uuid,
 };
 
@@ -96,9 +96,6 @@ pub struct Fields<T>(pub Vec<(i16, T)>);
 
 impl<T: ThriftType> ThriftType for Fields<T> {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(_: &mut Idl) -> String {
-        "Fields".into()
-    }
 }
 
 impl<T: Encode> Encode for Fields<T> {
@@ -154,9 +151,6 @@ pub struct Inner {
 
 impl ThriftType for Inner {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(_: &mut Idl) -> String {
-        "Inner".into()
-    }
 }
 
 impl Encode for Inner {
@@ -259,9 +253,6 @@ impl Rich {
 
 impl ThriftType for Rich {
     const TTYPE: TType = TType::Struct;
-    fn idl_type(_: &mut Idl) -> String {
-        "Rich".into()
-    }
 }
 
 /// Visits Rich's fields in declaration order with `$s.field(id, value)`.

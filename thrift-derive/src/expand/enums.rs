@@ -17,12 +17,13 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
     let idents: Vec<_> = variants.iter().map(|v| &v.ident).collect();
     let values: Vec<_> = variants.iter().map(|v| &v.value).collect();
     let names = variants.iter().map(|v| &v.name);
+    let idl = impls.idl_impl(quote!(#krate::__private::enum_definition(#name, &[#((#names, #values)),*])));
     let unknown_to_i32 = unknown.map(|u| quote!(#ident::#u(v) => *v,));
     let from_i32_fallback = match unknown {
         Some(u) => quote!(other => ::core::result::Result::Ok(#ident::#u(other)),),
         None => quote! {
             other => ::core::result::Result::Err(
-                r.error_before(0, #krate::ErrorKind::UnknownEnumValue { name: #name, value: other })
+                r.error(#krate::ErrorKind::UnknownEnumValue { name: #name, value: other })
             ),
         },
     };
@@ -40,11 +41,8 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
 
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::I32;
-            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
-                idl.define(#name, |_| #krate::Idl::enum_definition(#name, &[#((#names, #values)),*]));
-                <::std::string::String as ::core::convert::From<&str>>::from(#name)
-            }
         }
+
 
         #encode {
             #[inline]
@@ -70,5 +68,7 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
                 }
             }
         }
+
+        #idl
     })
 }

@@ -58,6 +58,26 @@ impl<'a> Impls<'a> {
         self.head(quote!(#krate::ThriftType), quote!(#krate::ThriftType), false)
     }
 
+    /// `IdlType` for the type, defining it as `name` with `render` (an expression of `idl`
+    /// giving the definition's text), inside `if_idl!` so it is compiled only with
+    /// thrift-core's `idl` feature.
+    pub fn idl_impl(&self, render: TokenStream) -> TokenStream {
+        let krate = &self.krate;
+        let name = &self.container.name;
+        let head = self.head(quote!(#krate::IdlType), quote!(#krate::IdlType), false);
+        quote! {
+            #krate::__private::if_idl! {
+                #head {
+                    #[allow(unused_variables)]
+                    fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
+                        idl.define(#name, |idl| #render);
+                        <::std::string::String as ::core::convert::From<&str>>::from(#name)
+                    }
+                }
+            }
+        }
+    }
+
     /// The head of the `Encode` impl.
     pub fn encode_head(&self) -> TokenStream {
         let krate = &self.krate;
@@ -105,29 +125,57 @@ pub fn wrap(items: TokenStream) -> TokenStream {
     }
 }
 
-/// Impls with bodies that never run, emitted beside `compile_error!` so one mistake in the
-/// type does not cascade into "trait not implemented" errors wherever it is used.
+/// Impls emitted beside `compile_error!`, so one mistake in the type does not cascade into
+/// "trait not implemented" errors wherever it is used. The crate does not compile, so they
+/// never run; they are still consistent (an empty struct, and a decode error) rather than
+/// panics.
 pub fn fallback(container: &Container<'_>) -> TokenStream {
     let impls = Impls::new(container);
     let krate = &impls.krate;
+    let name = &container.name;
     let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+    let idl = impls.idl_impl(quote!(::std::string::String::new()));
     wrap(quote! {
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::Struct;
-            fn idl_type(_: &mut #krate::Idl) -> ::std::string::String { ::core::unreachable!() }
         }
         #encode {
-            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, _: &mut __B) {
-                ::core::unreachable!()
+            fn encode<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(&self, buf: &mut __B) {
+                __P::write_field_stop(buf)
             }
-            fn encoded_len<__P: #krate::Protocol>(&self) -> usize { ::core::unreachable!() }
+            fn encoded_len<__P: #krate::Protocol>(&self) -> usize { 1 }
         }
         #decode {
-            fn decode<__P: #krate::Protocol>(_: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
-                ::core::unreachable!()
+            fn decode<__P: #krate::Protocol>(r: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
+                ::core::result::Result::Err(r.error(#krate::ErrorKind::InvalidData(::std::string::String::from(::core::concat!(#name, " did not derive")))))
             }
         }
+        #idl
     })
+}
+
+/// One `IdlField` of a definition, its type spelled by `IdlType`.
+pub fn idl_field(
+    krate: &impl quote::ToTokens,
+    id: i16,
+    requiredness: &str,
+    ty: &impl quote::ToTokens,
+    name: &str,
+    default: Option<String>,
+) -> TokenStream {
+    let default = match default {
+        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #krate::__private::IdlField {
+            id: #id,
+            requiredness: #requiredness,
+            ty: <#ty as #krate::IdlType>::idl_type(idl),
+            name: #name,
+            default: #default,
+        }
+    }
 }
 
 /// The IDL literal for a default expression, when it is a plain literal.
@@ -153,7 +201,7 @@ pub struct ThrownField {
     pub pattern: TokenStream,
 }
 
-/// `Exceptions` for a type a method can declare; emitted only for types without generics.
+/// `Exceptions` (and `IdlThrows`) for a type a method can declare; emitted only for types without generics.
 pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream {
     let input = impls.container.input;
     if !input.generics.params.is_empty() {
@@ -172,19 +220,9 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
             }
         }
     });
-    let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| {
-        quote! {
-            #krate::IdlField {
-                id: #id,
-                requiredness: "",
-                ty: <#ty as #krate::ThriftType>::idl_type(idl),
-                name: #name,
-                default: ::core::option::Option::None,
-            }
-        }
-    });
+    let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None));
     quote! {
-        impl #krate::Exceptions for #ident {
+        impl #krate::__private::Exceptions for #ident {
             fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
                 &self,
                 s: &mut #krate::StructEncoder<'_, __P, __B>,
@@ -204,8 +242,13 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
                     _ => ::core::result::Result::Ok(::core::option::Option::None),
                 }
             }
-            fn idl_fields(idl: &mut #krate::Idl) -> ::std::vec::Vec<#krate::IdlField> {
-                ::std::vec![#(#idl),*]
+        }
+
+        #krate::__private::if_idl! {
+            impl #krate::__private::IdlThrows for #ident {
+                fn idl_throws(idl: &mut #krate::Idl) -> ::std::vec::Vec<#krate::__private::IdlField> {
+                    ::std::vec![#(#idl),*]
+                }
             }
         }
     }

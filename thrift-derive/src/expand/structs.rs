@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{exceptions_impl, idl_literal, span_at, wrap, Impls, ThrownField};
+use super::{exceptions_impl, idl_field, idl_literal, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, Field, Requiredness};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
@@ -15,21 +15,8 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
 
     let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
     let idl_fields = fields.iter().map(|f| {
-        let (id, ty, field_name) = (f.id, &f.value_ty, &f.name);
-        let requiredness = f.requiredness.idl();
-        let default = match f.default.as_ref().and_then(idl_literal) {
-            Some(lit) => quote!(::core::option::Option::Some(#lit)),
-            None => quote!(::core::option::Option::None),
-        };
-        quote! {
-            #krate::IdlField {
-                id: #id,
-                requiredness: #requiredness,
-                ty: <#ty as #krate::ThriftType>::idl_type(idl),
-                name: #field_name,
-                default: #default,
-            }
-        }
+        let default = f.default.as_ref().and_then(idl_literal);
+        idl_field(krate, f.id, f.requiredness.idl(), &f.value_ty, &f.name, default)
     });
     // Apache's generators write fields by ascending id, whatever the declaration order;
     // doing the same keeps our bytes identical to theirs.
@@ -57,7 +44,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                 match #slot {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => {
-                        return ::core::result::Result::Err(#krate::Error::missing_field(#name, #field_name, #id).with_offset(r.position()))
+                        return ::core::result::Result::Err(#krate::__private::missing_field(#name, #field_name, #id).with_offset(r.position()))
                     }
                 }
             },
@@ -73,6 +60,10 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         };
         quote!(#ident: #value,)
     });
+    let idl = impls.idl_impl(quote! {{
+        let fields = [#(#idl_fields),*];
+        #krate::__private::struct_definition(#keyword, #name, &fields)
+    }});
     let exception = impls.exception_impls();
     // An exception is thrown as field 1 `err` of a result struct (a ThriftUnion of
     // exceptions gives other ids).
@@ -84,14 +75,8 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     wrap(quote! {
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::Struct;
-            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
-                idl.define(#name, |idl| {
-                    let fields = [#(#idl_fields),*];
-                    #krate::Idl::struct_definition(#keyword, #name, &fields)
-                });
-                <::std::string::String as ::core::convert::From<&str>>::from(#name)
-            }
         }
+
 
         #encode {
             #[inline]
@@ -125,6 +110,8 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
 
         #exception
         #thrown
+
+        #idl
     })
 }
 

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{exceptions_impl, span_at, wrap, Impls, ThrownField};
+use super::{exceptions_impl, idl_field, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
 pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> TokenStream {
@@ -13,18 +13,11 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
     let name = &container.name;
     let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
 
-    let idl_fields = variants.iter().map(|v| {
-        let (id, ty, field_name) = (v.id, &v.ty, &v.name);
-        quote! {
-            #krate::IdlField {
-                id: #id,
-                requiredness: "",
-                ty: <#ty as #krate::ThriftType>::idl_type(idl),
-                name: #field_name,
-                default: ::core::option::Option::None,
-            }
-        }
-    });
+    let idl_fields = variants.iter().map(|v| idl_field(krate, v.id, "", &v.ty, &v.name, None));
+    let idl = impls.idl_impl(quote! {{
+        let fields = [#(#idl_fields),*];
+        #krate::__private::struct_definition("union", #name, &fields)
+    }});
     let write_arms: Vec<_> = variants
         .iter()
         .map(|v| {
@@ -59,14 +52,8 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
     wrap(quote! {
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::Struct;
-            fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
-                idl.define(#name, |idl| {
-                    let fields = [#(#idl_fields),*];
-                    #krate::Idl::struct_definition("union", #name, &fields)
-                });
-                <::std::string::String as ::core::convert::From<&str>>::from(#name)
-            }
         }
+
 
         #encode {
             #[inline]
@@ -108,5 +95,7 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
 
         #exception
         #thrown
+
+        #idl
     })
 }

@@ -38,8 +38,8 @@ impl Names<'_> {
     fn return_field(&self, m: &Method) -> TokenStream {
         let core = &self.core;
         match &m.value {
-            Some(ty) => quote!(#core::Returns<#ty>),
-            None => quote!(#core::Void),
+            Some(ty) => quote!(#core::__private::Returns<#ty>),
+            None => quote!(#core::__private::Void),
         }
     }
     fn error(&self, m: &Method) -> TokenStream {
@@ -253,29 +253,23 @@ fn definition(names: &Names<'_>) -> TokenStream {
     let ident = names.prefixed("Definition");
     let methods = service.methods.iter().map(|m| {
         let (method_name, oneway) = (&m.name, m.oneway);
-        let (ret, err) = (names.return_field(m), names.error(m));
+        let err = names.error(m);
         let args = m.args.iter().map(|a| {
-            let (id, arg_name) = (a.id, &a.name);
-            let ty = &a.ty;
-            let value_ty = crate::ast::option_inner(ty).unwrap_or(ty);
+            let value_ty = crate::ast::option_inner(&a.ty).unwrap_or(&a.ty);
             let requiredness = if a.optional { "optional" } else { "" };
-            quote! {
-                #core::IdlField {
-                    id: #id,
-                    requiredness: #requiredness,
-                    ty: <#value_ty as #core::ThriftType>::idl_type(idl),
-                    name: #arg_name,
-                    default: ::core::option::Option::None,
-                }
-            }
+            crate::expand::idl_field(core, a.id, requiredness, value_ty, &a.name, None)
         });
+        let returns = match &m.value {
+            Some(ty) => quote!(<#ty as #core::IdlType>::idl_type(idl)),
+            None => quote!(::std::string::String::from("void")),
+        };
         quote! {
-            #core::IdlMethod {
+            #core::__private::IdlMethod {
                 name: #method_name,
                 oneway: #oneway,
-                returns: <#ret as #core::ReturnField>::idl_type(idl),
+                returns: #returns,
                 args: ::std::vec![#(#args),*],
-                throws: <#err as #core::Exceptions>::idl_fields(idl),
+                throws: <#err as #core::__private::IdlThrows>::idl_throws(idl),
             }
         }
     });
@@ -285,14 +279,16 @@ fn definition(names: &Names<'_>) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #ident;
 
-        impl #core::ServiceDefinition for #ident {
-            const NAME: &'static str = #name;
+        #core::__private::if_idl! {
+            impl #core::ServiceDefinition for #ident {
+                const NAME: &'static str = #name;
 
-            fn define(idl: &mut #core::Idl) {
-                idl.define(#name, |idl| {
-                    let methods = [#(#methods),*];
-                    #core::Idl::service_definition(#name, &methods)
-                });
+                fn define(idl: &mut #core::Idl) {
+                    idl.define(#name, |idl| {
+                        let methods = [#(#methods),*];
+                        #core::__private::service_definition(#name, &methods)
+                    });
+                }
             }
         }
     }

@@ -3,6 +3,8 @@
 
 mod config;
 mod connection;
+mod raw;
+#[cfg(feature = "tower")]
 mod tower;
 
 use std::future::Future;
@@ -15,8 +17,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, ToSocketAddrs};
 use tokio::sync::{mpsc, oneshot};
 
-pub use self::tower::RawRequest;
 pub use config::ClientConfig;
+pub use raw::RawRequest;
 
 use crate::channel::{CallError, Channel, Reply};
 use crate::detect::Transport;
@@ -170,7 +172,7 @@ impl Client {
     /// # Errors
     /// As [`Channel::call`].
     pub async fn call_raw(&self, request: RawRequest) -> Result<Option<Reply>, CallError> {
-        let args = tower::RawArgs(&request.args);
+        let args = raw::RawArgs(&request.args);
         if request.oneway {
             self.send_oneway(&request.service, &request.method, &args).await.map(|()| None)
         } else {

@@ -1,0 +1,104 @@
+//! Rendering Thrift IDL from Rust types, so other languages can share them.
+//!
+//! The schema is kept apart from the wire: [`ThriftType`](crate::ThriftType),
+//! [`Encode`](crate::Encode) and [`Decode`](crate::Decode) know only bytes, and [`IdlType`],
+//! which the derives emit beside them, knows only how a type is spelled and defined in IDL.
+
+mod render;
+mod std_types;
+
+#[doc(hidden)]
+pub use render::{enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows};
+
+use std::collections::HashSet;
+
+/// A Rust type with an IDL spelling: `i32`, `list<string>`, or a named definition.
+///
+/// The derives implement it for structs, unions, exceptions and enums; this crate for the
+/// standard types it encodes.
+///
+/// ```
+/// use thrift_core::{Idl, IdlType};
+/// let mut idl = Idl::new();
+/// assert_eq!(<std::collections::BTreeMap<String, Vec<i64>>>::idl_type(&mut idl), "map<string, list<i64>>");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no Thrift IDL spelling",
+    label = "not a Thrift type",
+    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it"
+)]
+pub trait IdlType {
+    /// The IDL spelling of this type as a field type (`"i32"`, `"list<string>"`,
+    /// `"HelloRequest"`), defining it and its dependencies in `idl` first when it is a
+    /// named type.
+    fn idl_type(idl: &mut Idl) -> String;
+}
+
+/// A service's IDL definition, implemented by the service macro.
+pub trait ServiceDefinition {
+    /// The IDL service name.
+    const NAME: &'static str;
+    /// Defines the service (and the types it uses) in `idl`.
+    fn define(idl: &mut Idl);
+}
+
+/// A Thrift IDL document built from Rust types, each definition after its dependencies.
+///
+/// Derived types define themselves through [`Idl::define`]; plain types only name
+/// themselves.
+///
+/// ```
+/// use thrift_core::Idl;
+/// let mut idl = Idl::new();
+/// assert_eq!(idl.type_name::<Vec<String>>(), "list<string>");
+/// assert_eq!(idl.render(), "");
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Idl {
+    defined: HashSet<String>,
+    definitions: Vec<String>,
+}
+
+impl Idl {
+    /// An empty document.
+    pub fn new() -> Idl {
+        Idl::default()
+    }
+
+    /// Adds `T` and everything it depends on.
+    pub fn add<T: IdlType + ?Sized>(&mut self) -> &mut Idl {
+        T::idl_type(self);
+        self
+    }
+
+    /// The IDL spelling of `T`, defining it (and its dependencies) if it is a named type.
+    pub fn type_name<T: IdlType + ?Sized>(&mut self) -> String {
+        T::idl_type(self)
+    }
+
+    /// Adds the service `S` and every type it uses.
+    pub fn add_service<S: ServiceDefinition>(&mut self) -> &mut Idl {
+        S::define(self);
+        self
+    }
+
+    /// Defines the named type `name` once: `render` is called the first time only, and may
+    /// define dependencies, which then come first in the document. A recursive reference
+    /// to `name` while it renders sees it as already defined.
+    pub fn define(&mut self, name: &str, render: impl FnOnce(&mut Idl) -> String) {
+        if self.defined.insert(name.to_owned()) {
+            let text = render(self);
+            self.definitions.push(text);
+        }
+    }
+
+    /// Whether `name` has been defined.
+    pub fn is_defined(&self, name: &str) -> bool {
+        self.defined.contains(name)
+    }
+
+    /// The document: each definition in dependency order, separated by blank lines.
+    pub fn render(&self) -> String {
+        self.definitions.join("\n")
+    }
+}
