@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use bytes::{BufMut, Bytes};
 use thrift_core::{
-    Decode, Encode, MessageHeader, MessageType, Protocol, Reader, Result, TType, ThriftEnum, ThriftStruct,
-    ThriftType, ThriftUnion, Uuid,
+    Decode, Encode, Idl, IdlType, MessageHeader, MessageType, Protocol, Reader, Result, TType, ThriftEnum,
+    ThriftStruct, ThriftType, ThriftUnion, Uuid,
 };
 
 /// A `double` compared by its bits.
@@ -27,6 +27,12 @@ impl PartialEq for Bits {
 
 impl ThriftType for Bits {
     const TTYPE: TType = TType::Double;
+}
+
+impl IdlType for Bits {
+    fn idl_type(idl: &mut Idl) -> String {
+        f64::idl_type(idl)
+    }
 }
 
 impl Encode for Bits {

@@ -24,8 +24,8 @@ use std::collections::HashSet;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no Thrift IDL spelling",
-    label = "not a Thrift type",
-    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it"
+    label = "no IDL spelling",
+    note = "derive `ThriftStruct`, `ThriftEnum` or `ThriftUnion` for it, implement `IdlType` for a hand-written Thrift type, or turn off thrift-core's `idl` feature"
 )]
 pub trait IdlType {
     /// The IDL spelling of this type as a field type (`"i32"`, `"list<string>"`,
