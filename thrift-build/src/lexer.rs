@@ -297,7 +297,10 @@ impl Lexer<'_, '_> {
         } else {
             match text.parse::<i64>() {
                 Ok(v) => self.push(Tok::Int(v), start),
-                Err(_) => self.error(start, p, format!("integer too big: `{text}` does not fit in an i64")),
+                Err(_) => {
+                    self.error(start, p, format!("integer too big: `{text}` does not fit in an i64"));
+                    self.push(Tok::Int(0), start);
+                }
             }
         }
     }
