@@ -100,6 +100,7 @@ impl Resolver<'_> {
                 let found = self.const_ref(file, name, value.span)?;
                 self.convert(file, found, &target, value.span, decl)
             }
+            ConstKind::List(items) if items.is_empty() && matches!(target, Type::Map(..)) => Ok(Value::Map(Vec::new())),
             ConstKind::List(items) => {
                 let elem = match &target {
                     Type::List(e) | Type::Set(e) => (**e).clone(),
@@ -123,7 +124,6 @@ impl Resolver<'_> {
             ConstKind::Map(entries) if entries.is_empty() && matches!(target, Type::List(_) | Type::Set(_)) => {
                 Ok(if matches!(target, Type::Set(_)) { Value::Set(Vec::new()) } else { Value::List(Vec::new()) })
             }
-            ConstKind::List(items) if items.is_empty() && matches!(target, Type::Map(..)) => Ok(Value::Map(Vec::new())),
             ConstKind::Map(entries) => match &target {
                 Type::Map(k, v) => {
                     let (k, v) = ((**k).clone(), (**v).clone());
