@@ -103,7 +103,9 @@ impl Gen<'_> {
         let method = ident(method_name);
         let doc = doc_attrs(f.doc.as_deref());
         let mut attr_args = Vec::new();
-        if unraw(method_name) != f.name {
+        // The macro names a method after its identifier as written, `r#` included, so a
+        // raw one always gets its name spelled out.
+        if method_name.as_str() != f.name {
             let name = &f.name;
             attr_args.push(quote!(name = #name));
         }
