@@ -265,15 +265,16 @@ fn compare_file(t: &mut Tally, name: &str, p: &Program, exported_text: &str) {
 #[test]
 fn generated_code_exports_the_idl_it_came_from() {
     let apache = thrift_tests::apache_src::apache_source().unwrap_or_else(|e| panic!("{e}"));
-    let dirs = [apache.join("test"), apache.join("compiler/cpp/test/keyword-samples")];
+    let snapshots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let dirs = [apache.join("test"), apache.join("compiler/cpp/test/keyword-samples"), snapshots.clone()];
     let mut tally = Tally::default();
     let exported = thrift_build_generated::exported();
-    assert!(exported.len() >= 40, "the fixture exports {} files", exported.len());
+    assert!(exported.len() >= 44, "the fixture exports {} files", exported.len());
     for (name, text) in exported {
         let path: PathBuf =
             dirs.iter().map(|d| d.join(name)).find(|p| p.is_file()).unwrap_or_else(|| panic!("{name} not found"));
         let mut diags = Diagnostics::new();
-        let program = resolve::load_files(&[path.clone()], &[dirs[0].clone()], &mut diags);
+        let program = resolve::load_files(&[path.clone()], &[dirs[0].clone(), snapshots.clone()], &mut diags);
         assert!(!diags.has_errors(), "{}", diags.render(&program.sources));
         compare_file(&mut tally, name, &program, &text);
     }

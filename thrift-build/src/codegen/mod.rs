@@ -795,10 +795,10 @@ impl Gen<'_> {
 
             impl #core::Encode for OrderedDouble {
                 fn encode<P: #core::Protocol, B: #core::bytes::BufMut + ?Sized>(&self, buf: &mut B) {
-                    self.0.encode::<P, B>(buf);
+                    <f64 as #core::Encode>::encode::<P, B>(&self.0, buf);
                 }
                 fn encoded_len<P: #core::Protocol>(&self) -> usize {
-                    self.0.encoded_len::<P>()
+                    <f64 as #core::Encode>::encoded_len::<P>(&self.0)
                 }
                 fn fixed_len<P: #core::Protocol>() -> Option<usize> {
                     <f64 as #core::Encode>::fixed_len::<P>()

@@ -22,10 +22,14 @@ fn main() {
     let mut files = thrift_files(&test);
     files.retain(|f| !BROKEN.iter().any(|b| f.ends_with(b)));
     files.extend(thrift_files(&keywords));
+    // The snapshot test's IDL, so the code it pins is known to compile.
+    let snapshots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../snapshots");
+    files.extend(thrift_files(&snapshots));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     // Apache's files warn (ids left out, `byte`): true, and not this crate's concern.
-    let generated = Config::new().cargo_warnings(false).compile(&files, &[&test]).unwrap_or_else(|e| panic!("{e}"));
+    let generated =
+        Config::new().cargo_warnings(false).compile(&files, &[&test, &snapshots]).unwrap_or_else(|e| panic!("{e}"));
 
     let alt_files: Vec<PathBuf> = ALT.iter().map(|f| test.join(f)).collect();
     Config::new()
@@ -48,7 +52,7 @@ fn main() {
     for file in &files {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let mut adds = String::new();
-        for item in generated.items.iter().filter(|i| &i.idl_file == file) {
+        for item in generated.items.iter().filter(|i| i.idl_file.file_name() == file.file_name()) {
             match item.kind {
                 ItemKind::Enum | ItemKind::Struct | ItemKind::Union | ItemKind::Exception => {
                     let _ = writeln!(adds, "        idl.add::<crate::gen::{}>();", item.rust_path);
