@@ -274,7 +274,8 @@ fn generated_code_exports_the_idl_it_came_from() {
         let path: PathBuf =
             dirs.iter().map(|d| d.join(name)).find(|p| p.is_file()).unwrap_or_else(|| panic!("{name} not found"));
         let mut diags = Diagnostics::new();
-        let program = resolve::load_files(&[path.clone()], &[dirs[0].clone(), snapshots.clone()], &mut diags);
+        let program =
+            resolve::load_files(std::slice::from_ref(&path), &[dirs[0].clone(), snapshots.clone()], &mut diags);
         assert!(!diags.has_errors(), "{}", diags.render(&program.sources));
         compare_file(&mut tally, name, &program, &text);
     }

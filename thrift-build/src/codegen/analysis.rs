@@ -72,12 +72,10 @@ fn key_structs(program: &Program) -> HashSet<DefId> {
                 reach(program, k, out);
                 reach(program, v, out);
             }
-            Type::Struct(id) => {
-                if out.insert(*id) {
-                    if let Some(s) = program.struct_def(*id) {
-                        for f in &s.fields {
-                            reach(program, &f.ty, out);
-                        }
+            Type::Struct(id) if out.insert(*id) => {
+                if let Some(s) = program.struct_def(*id) {
+                    for f in &s.fields {
+                        reach(program, &f.ty, out);
                     }
                 }
             }

@@ -250,6 +250,21 @@ fn glob(pattern: &str, text: &str) -> bool {
     true
 }
 
+/// The lints each generated module allows, because they are about choices the IDL makes.
+const LINT_ALLOWS: &str = "#[allow(
+    clippy::approx_constant,
+    clippy::doc_lazy_continuation,
+    clippy::enum_variant_names,
+    clippy::large_enum_variant,
+    clippy::should_implement_trait,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    rustdoc::bare_urls,
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags
+)]
+";
+
 /// prettyplease's output with a blank line between top-level items, as rustfmt'd code
 /// has (the `use` lines stay together).
 fn space_items(code: &str) -> String {
@@ -259,7 +274,10 @@ fn space_items(code: &str) -> String {
         out.push_str(line);
         out.push('\n');
         let Some(next) = lines.get(i + 1) else { continue };
-        let ends_item = !line.starts_with(char::is_whitespace) && (line.ends_with('}') || line.ends_with(';'));
+        let ends_item = !line.starts_with(char::is_whitespace)
+            && !line.starts_with("//")
+            && !line.starts_with('#')
+            && (line.ends_with('}') || line.ends_with(';'));
         let starts_item = !next.is_empty() && !next.starts_with(char::is_whitespace) && !next.starts_with('}');
         let both_use = line.starts_with("use ") && next.starts_with("use ");
         if ends_item && starts_item && !both_use {
@@ -819,14 +837,18 @@ impl Gen<'_> {
         for (file_id, module, file_name) in modules {
             let file = self.program.file(*file_id);
             text.push('\n');
+            // The IDL chooses these names, types, constants and doc comments: lints
+            // about them are for whoever owns the IDL, not for the crate using the code.
             if layout == Layout::Include {
                 if let Some(doc) = &file.doc {
                     for line in doc.lines() {
                         text.push_str(&format!("///{}{line}\n", if line.is_empty() { "" } else { " " }));
                     }
                 }
+                text.push_str(LINT_ALLOWS);
                 text.push_str(&format!("pub mod {module} {{\n    include!(\"{file_name}\");\n}}\n"));
             } else {
+                text.push_str(LINT_ALLOWS);
                 text.push_str(&format!("pub mod {module};\n"));
             }
         }

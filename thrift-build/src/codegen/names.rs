@@ -179,7 +179,7 @@ mod tests {
         assert_eq!(convert("crate", Case::Snake), "crate_");
         assert_eq!(convert("NOW_EAT_THIS", Case::Camel), "NowEatThis");
         assert_eq!(convert("myInt", Case::Shouty), "MY_INT");
-        assert_eq!(convert("_", Case::Snake), "f__");
+        assert_eq!(convert("_", Case::Snake), "f_");
         assert_eq!(convert("_1", Case::Camel), "T1");
     }
 

@@ -104,7 +104,7 @@ impl Loader<'_, '_> {
         let id = self.sources.add(path.clone(), text);
         self.by_path.insert(path.clone(), id);
         self.files.push(None);
-        let document = parse(id, &self.sources.file(id).text.clone(), self.diags);
+        let document = parse(id, &self.sources.file(id).text, self.diags);
         self.stack.push(id);
         let mut includes = Vec::new();
         for header in &document.headers {
