@@ -118,7 +118,9 @@ fn every_truncation_of_every_test_idl_ends_in_a_program_or_errors() {
             if diags.has_errors() {
                 for d in diags.iter() {
                     if let Some((span, _)) = &d.primary {
-                        assert!(span.start <= span.end && span.end as usize <= program.sources.file(span.file).text.len());
+                        assert!(
+                            span.start <= span.end && span.end as usize <= program.sources.file(span.file).text.len()
+                        );
                     }
                 }
                 if end % 101 == 0 {
