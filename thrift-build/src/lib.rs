@@ -99,8 +99,7 @@
 //!   a `Box<T>`; of default requiredness, an `Option<Box<T>>` (its default would be
 //!   infinite). `list<T>` and the like need nothing.
 //! - **Keys**: a set element or map key needs `Ord` (or `Hash` for the hash collections).
-//!   A `double` there is an `OrderedDouble` (ordered by `f64::total_cmp`, generated in the
-//!   module that needs it); the sets and maps of a struct used as a key are BTree ones
+//!   A `double` there is a `thrift_core::OrderedDouble` (ordered by `f64::total_cmp`); the sets and maps of a struct used as a key are BTree ones
 //!   whatever the config, so it can be ordered; a key that still cannot be (a struct
 //!   holding a `double`) is an error that says so.
 //! - **Services**: `#[service]` has no `extends`, so a service's trait holds its parents'

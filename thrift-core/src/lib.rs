@@ -59,7 +59,7 @@ pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 #[cfg(feature = "idl")]
 pub use idl::{Idl, IdlType, ServiceDefinition};
-pub use impls::Uuid;
+pub use impls::{OrderedDouble, Uuid};
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;

@@ -666,9 +666,8 @@ impl Gen<'_> {
                 rust_path: format!("{}::{}", module, self.names[&id]),
             });
         }
-        let helper = self.uses.ordered_double.get().then(|| self.ordered_double());
         let imports = self.imports();
-        let tokens = quote!(#imports #body #helper);
+        let tokens = quote!(#imports #body);
         let syntax = match syn::parse2::<syn::File>(tokens) {
             Ok(f) => f,
             Err(e) => {
@@ -705,17 +704,8 @@ impl Gen<'_> {
         let u = &self.uses;
         let core = &self.core;
         let mut std_collections = Vec::new();
-        let mut out_std: Vec<TokenStream> = Vec::new();
         if u.btree_map.get() {
             std_collections.push(quote!(BTreeMap));
-        }
-        if u.ordered_double.get() {
-            out_std.push(quote!(
-                use std::cmp::Ordering;
-            ));
-            out_std.push(quote!(
-                use std::hash::{Hash, Hasher};
-            ));
         }
         if u.btree_set.get() {
             std_collections.push(quote!(BTreeSet));
@@ -727,14 +717,8 @@ impl Gen<'_> {
             std_collections.push(quote!(HashSet));
         }
         let mut out = TokenStream::new();
-        if let Some(cmp) = out_std.first() {
-            out.extend(cmp.clone());
-        }
         if !std_collections.is_empty() {
             out.extend(quote!(use std::collections::{#(#std_collections),*};));
-        }
-        if let Some(hash) = out_std.get(1) {
-            out.extend(hash.clone());
         }
         if u.lazy_lock.get() {
             out.extend(quote!(
@@ -760,6 +744,9 @@ impl Gen<'_> {
         if u.derive_union.get() {
             core_items.push(quote!(ThriftUnion));
         }
+        if u.ordered_double.get() {
+            core_items.push(quote!(OrderedDouble));
+        }
         if u.uuid.get() {
             core_items.push(quote!(Uuid));
         }
@@ -767,68 +754,6 @@ impl Gen<'_> {
             out.extend(quote!(use #core::{#(#core_items),*};));
         }
         out
-    }
-
-    /// The key type for doubles, written once in each module that needs it.
-    fn ordered_double(&self) -> TokenStream {
-        let core = &self.core;
-        quote! {
-            /// A `double` that can be a set element or map key: equal and ordered by
-            /// [`f64::total_cmp`], hashed by its bits; on the wire, a plain `double`.
-            #[derive(Debug, Clone, Copy, Default)]
-            pub struct OrderedDouble(pub f64);
-
-            impl PartialEq for OrderedDouble {
-                fn eq(&self, other: &Self) -> bool {
-                    self.0.total_cmp(&other.0).is_eq()
-                }
-            }
-
-            impl Eq for OrderedDouble {}
-
-            impl PartialOrd for OrderedDouble {
-                fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-                    Some(self.cmp(other))
-                }
-            }
-
-            impl Ord for OrderedDouble {
-                fn cmp(&self, other: &Self) -> Ordering {
-                    self.0.total_cmp(&other.0)
-                }
-            }
-
-            impl Hash for OrderedDouble {
-                fn hash<H: Hasher>(&self, state: &mut H) {
-                    self.0.to_bits().hash(state);
-                }
-            }
-
-            impl #core::ThriftType for OrderedDouble {
-                const TTYPE: #core::TType = #core::TType::Double;
-                fn idl_type(idl: &mut #core::Idl) -> String {
-                    <f64 as #core::ThriftType>::idl_type(idl)
-                }
-            }
-
-            impl #core::Encode for OrderedDouble {
-                fn encode<P: #core::Protocol, B: #core::bytes::BufMut + ?Sized>(&self, buf: &mut B) {
-                    <f64 as #core::Encode>::encode::<P, B>(&self.0, buf);
-                }
-                fn encoded_len<P: #core::Protocol>(&self) -> usize {
-                    <f64 as #core::Encode>::encoded_len::<P>(&self.0)
-                }
-                fn fixed_len<P: #core::Protocol>() -> Option<usize> {
-                    <f64 as #core::Encode>::fixed_len::<P>()
-                }
-            }
-
-            impl<'de> #core::Decode<'de> for OrderedDouble {
-                fn decode<P: #core::Protocol>(r: &mut #core::Reader<'de>) -> #core::Result<Self> {
-                    <f64 as #core::Decode<'de>>::decode::<P>(r).map(OrderedDouble)
-                }
-            }
-        }
     }
 
     /// `mod.rs`: every module, in the order of the files, with its doc comment.

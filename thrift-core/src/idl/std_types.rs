@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::{Idl, IdlType};
-use crate::impls::Uuid;
+use crate::impls::{OrderedDouble, Uuid};
 
 macro_rules! named {
     ($idl:literal: $($ty:ty),+) => {$(
@@ -24,7 +24,7 @@ named!("i8": i8);
 named!("i16": i16);
 named!("i32": i32);
 named!("i64": i64);
-named!("double": f64);
+named!("double": f64, OrderedDouble);
 named!("string": str, String, Cow<'_, str>);
 named!("binary": [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
 named!("uuid": Uuid);

@@ -1,9 +1,11 @@
 //! `ThriftType`, `Encode` and `Decode` for the standard types.
 
 mod containers;
+mod ordered_double;
 mod pointers;
 mod primitives;
 mod strings;
 mod uuid;
 
+pub use self::ordered_double::OrderedDouble;
 pub use self::uuid::Uuid;
