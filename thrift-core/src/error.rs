@@ -87,6 +87,10 @@ pub enum ErrorKind {
     /// A malformed message envelope.
     #[error("bad message envelope: {0}")]
     BadEnvelope(&'static str),
+    /// An old-style binary envelope (name first, no version word) read with
+    /// [`Limits::strict_binary_envelope`](crate::Limits::strict_binary_envelope) on.
+    #[error("non-strict binary envelope rejected (strict mode)")]
+    NonStrictEnvelope,
     /// Input left over after a complete value.
     #[error("{0} trailing bytes after the value")]
     TrailingBytes(usize),
