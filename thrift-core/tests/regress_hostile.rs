@@ -5,8 +5,12 @@
 //! of `ff ff ff ff 7f` read as `i32::MIN`, a string length of `80 80 80 80 10` as an empty
 //! string, one bit of an `i64`'s tenth byte kept). They are errors now, pointing at the
 //! varint's first byte, wherever a varint is read.
+//!
+//! A compact field byte whose type nibble is STOP (0) but whose delta nibble is not, such as
+//! `0x10`, was refused as `invalid type id 0x00`; Apache's C++ `readFieldBegin` (and pilota)
+//! end the struct at any byte whose type nibble is STOP, before looking at the delta. We do too.
 
-use thrift_core::{skip, ApplicationException, Compact, Decode, ErrorKind, Protocol, Reader, TType};
+use thrift_core::{skip, ApplicationException, Compact, Decode, ErrorKind, Protocol, Reader, TType, ThriftStruct};
 
 /// `VarintOverflow` for a type of `bits` bits at `offset`.
 #[track_caller]
@@ -125,4 +129,36 @@ fn list_elements_beyond_their_type_are_errors() {
     overflows(skipped.unwrap_err(), 32, 2);
     let (decoded, _) = decode_and_skip::<std::collections::BTreeSet<i32>>(&list, TType::Set);
     overflows(decoded.unwrap_err(), 32, 2);
+}
+
+/// Two optional i32 fields, 1 and 2.
+#[derive(ThriftStruct, Debug, Default, PartialEq)]
+struct Pair {
+    #[thrift(id = 1)]
+    a: Option<i32>,
+    #[thrift(id = 2)]
+    b: Option<i32>,
+}
+
+#[test]
+fn a_compact_field_byte_with_a_stop_type_nibble_ends_the_struct() {
+    for delta in 0u8..16 {
+        let stop = delta << 4;
+        // field 1 (delta 1, i32) = 1, then the stop byte.
+        let input = [0x15, 0x02, stop];
+        let decoded = thrift_core::from_slice::<Compact, Pair>(&input);
+        assert_eq!(decoded, Ok(Pair { a: Some(1), b: None }), "stop byte {stop:#04x}");
+        let mut r = Reader::new(&input);
+        skip::<Compact>(&mut r, TType::Struct).unwrap();
+        assert_eq!(r.position(), input.len(), "skip of stop byte {stop:#04x}");
+        // Nested: a list of two structs (the second empty), then bytes the list does not take.
+        let list = [0x2c, 0x15, 0x02, stop, stop, 0x15, 0x04, stop];
+        let mut r = Reader::new(&list);
+        let pairs = Vec::<Pair>::decode::<Compact>(&mut r).unwrap();
+        assert_eq!(pairs, [Pair { a: Some(1), b: None }, Pair::default()], "stop byte {stop:#04x}");
+        assert_eq!(r.position(), 5, "stop byte {stop:#04x}");
+        let mut r = Reader::new(&list);
+        skip::<Compact>(&mut r, TType::List).unwrap();
+        assert_eq!(r.position(), 5, "skip of stop byte {stop:#04x}");
+    }
 }

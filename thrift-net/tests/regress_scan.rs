@@ -10,6 +10,9 @@
 //! byte carries more bits than the type holds (`ff ff ff ff 7f` as an `i32`), which core
 //! truncated and now refuses; the scanner stepped over them by their end bytes. It now hands
 //! every varint of full length to core's readers.
+//!
+//! And compact field bytes with a STOP type nibble and a non-zero delta (`0x10`), which core
+//! now reads as STOP, as Apache does: the scanner must end the struct there too.
 
 use bytes::BytesMut;
 use thrift_core::{skip, Binary, Compact, Limits, MessageHeader, MessageType, Protocol, Reader, TType};
@@ -179,4 +182,27 @@ fn compact_containers_of_integers_beyond_their_type() {
     refused::<Compact>(&message::<Compact>(&map), "i32");
     let strings = [&[0x19, 0x28, 0x01, b'a'][..], &OVER_32, &[0x00]].concat();
     refused::<Compact>(&message::<Compact>(&strings), "string");
+}
+
+#[test]
+fn compact_stop_bytes_with_a_delta_end_the_struct() {
+    for stop in (1u8..16).map(|d| d << 4) {
+        // field 1 = 1, stop; and field 1: a struct {field 1 = 1, stop}, stop; and
+        // field 1: list of 2 structs, each ending in such a stop byte, stop.
+        let bodies = [
+            vec![0x15, 0x02, stop],
+            vec![0x1c, 0x15, 0x02, stop, stop],
+            vec![0x19, 0x2c, 0x15, 0x02, stop, stop, stop],
+        ];
+        for body in bodies {
+            let msg = message::<Compact>(&body);
+            assert_eq!(core_walks::<Compact>(&msg), Ok(msg.len()), "core, {body:02x?}");
+            assert_eq!(Scanner::<Compact>::new(Limits::default()).scan(&msg).unwrap(), Scan::Complete(msg.len()));
+            let mut scanner = Scanner::<Compact>::new(Limits::default());
+            for n in 1..msg.len() {
+                assert!(matches!(scanner.scan(&msg[..n]), Ok(Scan::NeedMore(_))), "{body:02x?} cut at {n}");
+            }
+            assert_eq!(scanner.scan(&msg).unwrap(), Scan::Complete(msg.len()), "{body:02x?} byte by byte");
+        }
+    }
 }

@@ -32,6 +32,15 @@ mod ct {
 
 /// Apache Thrift's compact protocol (`TCompactProtocol`).
 ///
+/// Reading follows Apache's C++ library where the specification leaves room, and is
+/// stricter where Apache would accept garbage:
+/// - any field header byte whose type nibble is STOP (`0x00`, but also `0x10` to `0xf0`)
+///   ends the struct, as in Apache, which ignores the delta nibble of a STOP;
+/// - an `i16` is read as a 32-bit varint, as in Apache, but a value beyond `i16` (or any
+///   varint beyond its 32 or 64 bits) is an error, where Apache narrows it;
+/// - a bool byte is 1 (true) or 2 (false, which Apache writes), 0 read as false too; Apache
+///   reads any byte but 1 as false.
+///
 /// ```
 /// use thrift_core::{Compact, Protocol};
 /// let mut buf = Vec::new();
@@ -367,10 +376,12 @@ impl Protocol for Compact {
     #[inline]
     fn read_field_begin(r: &mut Reader<'_>, last_id: &mut i16) -> Result<Option<FieldHeader>> {
         let b = r.read_u8()?;
-        if b == 0 {
+        let ctype = b & 0x0f;
+        // A STOP type ends the struct whatever the delta nibble holds, as in Apache's C++
+        // readFieldBegin, which returns on it before looking at the delta.
+        if ctype == 0 {
             return Ok(None);
         }
-        let ctype = b & 0x0f;
         let ttype = match from_compact_type(ctype) {
             Some(TType::Stop) | None => return Err(r.error_before(1, ErrorKind::InvalidType(ctype))),
             Some(t) => t,

@@ -609,7 +609,8 @@ impl Wire for CompactWire {
     #[inline(always)]
     fn field(buf: &[u8], pos: usize, last_id: i16, limits: &Limits, can_open: bool) -> FieldStep {
         let Some(&b) = buf.get(pos) else { return FieldStep::Defer };
-        if b == 0 {
+        // A STOP type nibble ends the struct whatever the delta, as core reads it.
+        if b & 0x0f == 0 {
             return FieldStep::Stop(pos + 1);
         }
         let delta = b >> 4;

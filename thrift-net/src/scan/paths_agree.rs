@@ -118,3 +118,21 @@ fn on_full_length_varints() {
         }
     }
 }
+
+/// Compact field bytes with a STOP type nibble and a non-zero delta end a struct, in both
+/// paths, whole and cut at every byte.
+#[test]
+fn on_stop_bytes_with_a_delta() {
+    use thrift_core::{MessageHeader, MessageType};
+
+    for stop in (1u8..16).map(|d| d << 4) {
+        for body in [vec![0x15, 0x02, stop], vec![0x19, 0x2c, 0x15, 0x02, stop, stop, stop, 0x15]] {
+            let mut wire = Vec::new();
+            Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
+            wire.extend(body);
+            for cut in 0..=wire.len() {
+                agree(&wire[..cut], true, Limits::default()).unwrap();
+            }
+        }
+    }
+}
