@@ -52,6 +52,14 @@ pub enum ErrorKind {
     /// A varint longer than its type allows.
     #[error("varint too long")]
     VarintTooLong,
+    /// A varint of allowed length whose value does not fit its type: for example a 32-bit
+    /// varint whose fifth byte carries more than the 4 bits left, or an `i16` whose zigzag
+    /// value needs more than 16 bits. An error rather than a silent truncation.
+    #[error("varint value does not fit in {bits} bits")]
+    VarintOverflow {
+        /// The width of the type read (16, 32 or 64).
+        bits: u8,
+    },
     /// A required field absent from the input.
     #[error("missing required field {name} (id {id})")]
     MissingField {
@@ -79,6 +87,10 @@ pub enum ErrorKind {
     /// A malformed message envelope.
     #[error("bad message envelope: {0}")]
     BadEnvelope(&'static str),
+    /// An old-style binary envelope (name first, no version word) read with
+    /// [`Limits::strict_binary_envelope`](crate::Limits::strict_binary_envelope) on.
+    #[error("non-strict binary envelope rejected (strict mode)")]
+    NonStrictEnvelope,
     /// Input left over after a complete value.
     #[error("{0} trailing bytes after the value")]
     TrailingBytes(usize),

@@ -1,16 +1,18 @@
 //! Bounds applied while decoding, with Apache Thrift's defaults.
 
-/// Bounds applied while decoding untrusted input.
+/// Bounds and checks applied while decoding untrusted input.
 ///
 /// The defaults are Apache Thrift's (`TConfiguration`): recursion depth 64, frame
-/// 16,384,000 bytes, message 100 MiB. Strings and containers are additionally bounded by
-/// the bytes actually remaining in the message, so a declared length never causes an
+/// 16,384,000 bytes, message 100 MiB, and both binary envelopes read (Apache's
+/// `TBinaryProtocol` has `strict_read` off). Strings and containers are additionally bounded
+/// by the bytes actually remaining in the message, so a declared length never causes an
 /// allocation larger than the input that backs it.
 ///
 /// ```
 /// use thrift_core::Limits;
-/// let strict = Limits { max_depth: 16, ..Limits::default() };
-/// assert_eq!(strict.max_frame_len, 16_384_000);
+/// let tight = Limits { max_depth: 16, ..Limits::default() };
+/// assert_eq!(tight.max_frame_len, 16_384_000);
+/// assert!(!tight.strict_binary_envelope);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -24,6 +26,22 @@ pub struct Limits {
     pub max_frame_len: usize,
     /// Largest message, in bytes, on any transport.
     pub max_message_len: usize,
+    /// Whether the binary protocol refuses old-style (non-strict) envelopes, which begin with
+    /// the method name's length instead of the `0x8001` version word, with
+    /// [`ErrorKind::NonStrictEnvelope`](crate::ErrorKind::NonStrictEnvelope). Off by default,
+    /// as Apache's `strict_read`; `thrift-net`'s server turns it on. Apache's clients write
+    /// strict envelopes unless told otherwise (`strict_write`, on by default).
+    ///
+    /// ```
+    /// use thrift_core::{Binary, ErrorKind, Limits, Protocol, Reader};
+    /// // An old-style call to "ping", seqid 1.
+    /// let old = [0, 0, 0, 4, b'p', b'i', b'n', b'g', 1, 0, 0, 0, 1];
+    /// assert!(Binary::read_message_begin(&mut Reader::new(&old)).is_ok());
+    /// let strict = Limits { strict_binary_envelope: true, ..Limits::default() };
+    /// let err = Binary::read_message_begin(&mut Reader::new(&old).with_limits(strict)).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (&ErrorKind::NonStrictEnvelope, Some(0)));
+    /// ```
+    pub strict_binary_envelope: bool,
 }
 
 impl Limits {
@@ -43,6 +61,7 @@ impl Default for Limits {
             max_container_len: Self::DEFAULT_MAX_MESSAGE_LEN,
             max_frame_len: Self::DEFAULT_MAX_FRAME_LEN,
             max_message_len: Self::DEFAULT_MAX_MESSAGE_LEN,
+            strict_binary_envelope: false,
         }
     }
 }

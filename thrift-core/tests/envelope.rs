@@ -4,7 +4,7 @@
 mod common;
 
 use common::Hex;
-use thrift_core::{Binary, Compact, ErrorKind, MessageHeader, MessageType, Protocol, Reader};
+use thrift_core::{Binary, Compact, ErrorKind, Limits, MessageHeader, MessageType, Protocol, Reader};
 
 /// Checks that `header` is written as `expected` at the reported length and read back.
 #[track_caller]
@@ -70,6 +70,32 @@ fn binary_non_strict_envelope_is_read() {
     // An empty name.
     let header = Binary::read_message_begin(&mut Reader::new(&[0, 0, 0, 0, 0x01, 0, 0, 0, 9])).unwrap();
     assert_eq!(header, call("", 9));
+}
+
+/// Strict mode ([`Limits::strict_binary_envelope`]): old-style envelopes are refused at their
+/// first byte, strict ones still read; off by default, as in Apache.
+#[test]
+fn binary_strict_mode_refuses_non_strict_envelopes() {
+    let non_strict = [0x00, 0x00, 0x00, 0x04, b'p', b'i', b'n', b'g', 0x01, 0x00, 0x00, 0x00, 0x07];
+    let mut strict = Vec::new();
+    Binary::write_message_begin(&mut strict, &call("ping", 7));
+    assert!(!Limits::default().strict_binary_envelope, "off by default");
+    assert_eq!(Binary::read_message_begin(&mut Reader::new(&non_strict)), Ok(call("ping", 7)));
+
+    let on = Limits { strict_binary_envelope: true, ..Limits::default() };
+    let e = Binary::read_message_begin(&mut Reader::new(&non_strict).with_limits(on)).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (&ErrorKind::NonStrictEnvelope, Some(0)));
+    assert_eq!(e.to_string(), "non-strict binary envelope rejected (strict mode) at offset 0");
+    // Even an empty name, and before the rest of the envelope has arrived.
+    for input in [&[0u8, 0, 0, 0, 0x01, 0, 0, 0, 9][..], &non_strict[..4]] {
+        let e = Binary::read_message_begin(&mut Reader::new(input).with_limits(on)).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::NonStrictEnvelope);
+    }
+    assert_eq!(Binary::read_message_begin(&mut Reader::new(&strict).with_limits(on)), Ok(call("ping", 7)));
+    // Compact has one envelope only: unaffected.
+    let mut compact = Vec::new();
+    Compact::write_message_begin(&mut compact, &call("ping", 7));
+    assert_eq!(Compact::read_message_begin(&mut Reader::new(&compact).with_limits(on)), Ok(call("ping", 7)));
 }
 
 #[test]

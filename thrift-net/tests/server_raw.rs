@@ -9,7 +9,7 @@ use std::time::Duration;
 use hello::*;
 use thrift_core::__private::{MethodResult, Returns, Void};
 use thrift_core::{ApplicationExceptionKind, Binary, Limits, MessageHeader, MessageType, NoException};
-use thrift_net::{CallError, Message, ProtocolKind, Server};
+use thrift_net::{CallError, Message, ProtocolKind, Server, ServerBuilder};
 
 fn say_hello(name: &str) -> HelloServiceSayHelloArgs {
     HelloServiceSayHelloArgs { req: HelloRequest { name: name.into() } }
@@ -61,7 +61,10 @@ async fn every_envelope_and_transport_is_answered_in_kind() {
         let value = reply.into_result::<Returns<HelloResponse>, HelloError>().unwrap();
         assert_eq!(value.message, "hello, x");
     }
-    // Old clients write the non-strict envelope; the reply is strict, which they read.
+    // Old clients write the non-strict envelope, which a server reads once strict mode is
+    // off; the reply is strict, which they read.
+    let lenient = Limits { strict_binary_envelope: false, ..ServerBuilder::default_limits() };
+    let handle = start(Server::builder().limits(lenient).build()).await;
     for framed in [false, true] {
         let mut conn = RawConnection::connect(&handle, ProtocolKind::BinaryNonStrict, framed).await;
         conn.send(&encode_non_strict_call(framed, "sayHello", 5, &say_hello("old"))).await;
@@ -71,6 +74,23 @@ async fn every_envelope_and_transport_is_answered_in_kind() {
         let value = reply.into_result::<Returns<HelloResponse>, HelloError>().unwrap();
         assert_eq!(value.message, "hello, old");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_strict_binary_call_is_refused_by_default() {
+    let handle = start(Server::new()).await;
+    for framed in [false, true] {
+        let mut conn = RawConnection::connect(&handle, ProtocolKind::BinaryNonStrict, framed).await;
+        conn.send(&encode_non_strict_call(framed, "sayHello", 5, &say_hello("old"))).await;
+        // No reply (its seqid is not read): the connection closes.
+        assert!(conn.read_message().await.is_none(), "a reply to a non-strict call, framed={framed}");
+    }
+    assert_eq!(handle.metrics().errors, 2);
+    // The same call with the strict envelope is answered.
+    let mut conn = RawConnection::connect(&handle, ProtocolKind::Binary, false).await;
+    conn.send(&encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, 6, &say_hello("new"))).await;
+    assert_eq!(conn.read_reply().await.seqid(), 6);
+    eventually("the refused connections closed", || handle.metrics().connections == 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,6 +5,7 @@ use std::hash::{BuildHasher, Hash};
 
 use bytes::BufMut;
 
+use super::btree;
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
 use crate::protocol::Protocol;
@@ -33,8 +34,9 @@ fn check_elem(r: &Reader<'_>, declared: Result<TType, u8>, expected: TType) -> R
 /// reserve the input's worth of elements at every level at once (31 levels of a recursive
 /// `list<Tree>` held a thousand bytes per input byte: `tests/regress_alloc.rs`). Such
 /// containers reserve at most this much and grow as their elements arrive, each having
-/// consumed input; containers of scalars and strings, which cannot nest, keep the exact
-/// reservation.
+/// consumed input; lists of scalars and strings, which cannot nest, keep the exact
+/// reservation (their elements are all in the value). Sets and maps, whose repeated
+/// elements are not, are bounded further: [`HASH_RESERVE_BYTES`] and `btree`.
 const NESTED_RESERVE_BYTES: usize = 32 * 1024;
 
 /// How many elements of `size` bytes to reserve room for before reading `len` of them.
@@ -45,6 +47,20 @@ fn reserve_for(len: usize, nested: bool, size: usize) -> usize {
     } else {
         len
     }
+}
+
+/// The most bytes a hash set or map reserves for a declared count, so that its decode peaks
+/// at the decoded value's own size plus a small constant, never at what the wire declares (a
+/// million copies of one element make a set of one). A table for more distinct elements
+/// grows as they arrive.
+const HASH_RESERVE_BYTES: usize = 48 * 1024;
+
+/// How many entries of `size` bytes a hash table may reserve of `reserve`, within
+/// [`HASH_RESERVE_BYTES`]: hashbrown gives a table for `n` entries the next power of two at
+/// or above `n * 8 / 7` buckets of `size + 1` bytes, so up to `2 * 8 / 7` times `n` entries.
+#[inline]
+fn hash_reserve(reserve: usize, size: usize) -> usize {
+    reserve.min(HASH_RESERVE_BYTES * 7 / 16 / (size + 1))
 }
 
 /// Whether values of `ttype` can hold containers.
@@ -166,8 +182,10 @@ impl<'de, T: Decode<'de> + Eq + Hash, S: BuildHasher + Default> Decode<'de> for 
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
-            // Sized once when it cannot nest: `len` is already bounded by the bytes remaining.
-            let mut out = HashSet::with_capacity_and_hasher(reserve_elems::<T>(len), S::default());
+            // Sized once for a set of a common size; a larger one grows as distinct elements
+            // arrive, so copies of one element never make a large table.
+            let reserve = hash_reserve(reserve_elems::<T>(len), std::mem::size_of::<T>());
+            let mut out = HashSet::with_capacity_and_hasher(reserve, S::default());
             for _ in 0..len {
                 out.insert(T::decode::<P>(r)?);
             }
@@ -181,11 +199,8 @@ impl<'de, T: Decode<'de> + Ord> Decode<'de> for BTreeSet<T> {
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
-            // Collected, then built in bulk: `FromIterator` sorts (linear on the sorted
-            // order writers produce) and builds the tree without a search per element.
-            let mut items = Vec::with_capacity(reserve_elems::<T>(len));
-            T::decode_seq::<P>(r, len, &mut items)?;
-            Ok(items.into_iter().collect())
+            // A bounded run built in bulk, the rest inserted: see `btree`.
+            btree::set::<P, T>(r, len, reserve_elems::<T>(len))
         })
     }
 }
@@ -225,8 +240,9 @@ impl<'de, K: Decode<'de> + Eq + Hash, V: Decode<'de>, S: BuildHasher + Default> 
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
-            // Sized once when it cannot nest: `len` is already bounded by the bytes remaining.
-            let mut out = HashMap::with_capacity_and_hasher(reserve_entries::<K, V>(len), S::default());
+            // Sized as for `HashSet`.
+            let reserve = hash_reserve(reserve_entries::<K, V>(len), std::mem::size_of::<(K, V)>());
+            let mut out = HashMap::with_capacity_and_hasher(reserve, S::default());
             for _ in 0..len {
                 let k = K::decode::<P>(r)?;
                 out.insert(k, V::decode::<P>(r)?);
@@ -241,15 +257,8 @@ impl<'de, K: Decode<'de> + Ord, V: Decode<'de>> Decode<'de> for BTreeMap<K, V> {
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_map_len::<P>(r, K::TTYPE, V::TTYPE)?;
-            // Collected, then built in bulk, as for `BTreeSet`. The sort is stable and the
-            // bulk build keeps the last of equal keys, so a repeated key keeps its last
-            // value, as inserting one by one would.
-            let mut entries = Vec::with_capacity(reserve_entries::<K, V>(len));
-            for _ in 0..len {
-                let k = K::decode::<P>(r)?;
-                entries.push((k, V::decode::<P>(r)?));
-            }
-            Ok(entries.into_iter().collect())
+            // As for `BTreeSet`; a repeated key keeps its last value.
+            btree::map::<P, K, V>(r, len, reserve_entries::<K, V>(len))
         })
     }
 }

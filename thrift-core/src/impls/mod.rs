@@ -1,5 +1,6 @@
 //! `ThriftType`, `Encode` and `Decode` for the standard types.
 
+mod btree;
 mod containers;
 mod ordered_double;
 mod pointers;

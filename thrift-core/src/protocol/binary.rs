@@ -14,7 +14,8 @@ const VERSION_MASK: u32 = 0xffff_0000;
 /// Apache Thrift's binary protocol (`TBinaryProtocol`).
 ///
 /// Writes the strict envelope, as Apache's libraries do by default; reads strict and
-/// non-strict (old-style) envelopes.
+/// non-strict (old-style) envelopes, or only strict ones when the reader's
+/// [`Limits::strict_binary_envelope`](crate::Limits::strict_binary_envelope) is on.
 ///
 /// ```
 /// use thrift_core::{Binary, Protocol};
@@ -215,6 +216,9 @@ impl Protocol for Binary {
             Ok(MessageHeader { name, kind, seqid })
         } else {
             // Non-strict (old-style): name length, name, type byte, seqid.
+            if r.limits().strict_binary_envelope {
+                return Err(r.error_before(4, ErrorKind::NonStrictEnvelope));
+            }
             let len = r.check_string_len(first as i64)?;
             let name = r.read_slice(len)?;
             let name = read_name(r, name)?;

@@ -299,7 +299,7 @@ fn skip_flat_elems<W: Wire>(
         return Some((pos + n * width, left - n));
     }
     if let Some(max) = W::varint_max(elem) {
-        // A varint longer than its type allows stops the run; the careful path reports it.
+        // A varint of its type's full length stops the run; the careful path hands it to core.
         let (walked, still, _) = super::skip_varints(&buf[pos..], left, max);
         return Some((pos + walked, still));
     }
@@ -572,12 +572,13 @@ fn compact_type(n: u8) -> Option<TType> {
     })
 }
 
-/// The end of a varint at `at` of at most `max` bytes and its value, or `None` when it is
-/// cut short or too long (deferred: the careful path tells which).
+/// The end of a varint at `at` shorter than `max` bytes (its type's full length) and its
+/// value, or `None` when it is cut short or of full length or longer (deferred: the careful
+/// path tells which, and whether a full-length one's last byte fits its type).
 #[inline(always)]
 fn varint(buf: &[u8], at: usize, max: usize) -> Option<(usize, u64)> {
     let mut v = 0u64;
-    for k in 0..max {
+    for k in 0..max - 1 {
         let b = *buf.get(at + k)?;
         v |= ((b & 0x7f) as u64) << (7 * k);
         if b & 0x80 == 0 {
@@ -587,15 +588,15 @@ fn varint(buf: &[u8], at: usize, max: usize) -> Option<(usize, u64)> {
     None
 }
 
-/// The end of a varint at `at` of at most `max` bytes, or `None` when it is cut short or too
-/// long. With 8 bytes in hand it finds the end without a branch per byte.
+/// The end of a varint at `at` shorter than `max` bytes, or `None` as for [`varint`]. With 8
+/// bytes in hand it finds the end without a branch per byte.
 #[inline(always)]
 fn varint_end(buf: &[u8], at: usize, max: usize) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     if let Some(Ok(word)) = buf.get(at..at + 8).map(<[u8; 8]>::try_from) {
         let ends = !u64::from_le_bytes(word) & HIGH;
         let len = (ends.trailing_zeros() / 8) as usize + 1;
-        if ends != 0 && len <= max {
+        if ends != 0 && len < max {
             return Some(at + len);
         }
     }
@@ -608,7 +609,8 @@ impl Wire for CompactWire {
     #[inline(always)]
     fn field(buf: &[u8], pos: usize, last_id: i16, limits: &Limits, can_open: bool) -> FieldStep {
         let Some(&b) = buf.get(pos) else { return FieldStep::Defer };
-        if b == 0 {
+        // A STOP type nibble ends the struct whatever the delta, as core reads it.
+        if b & 0x0f == 0 {
             return FieldStep::Stop(pos + 1);
         }
         let delta = b >> 4;
@@ -655,8 +657,8 @@ impl Wire for CompactWire {
             TType::I8 => Val::Done(at + 1),
             TType::Double => Val::Done(at + 8),
             TType::Uuid => Val::Done(at + 16),
-            // The core checks an i16's range after reading its (at most 3-byte) varint.
-            TType::I16 => match varint(buf, at, 3) {
+            // The core reads an i16 as a 32-bit varint, then checks its range.
+            TType::I16 => match varint(buf, at, 5) {
                 Some((end, v)) if i16::try_from(unzigzag(v as u32)).is_ok() => Val::Done(end),
                 _ => Val::Defer,
             },

@@ -314,15 +314,18 @@ impl<P: Protocol> Scanner<P> {
         }
         if let Some(max_bytes) = varint_max_bytes::<P>(elem) {
             let rest = r.rest();
-            let (walked, still, too_long) = skip_varints(rest, left, max_bytes);
-            if too_long {
-                let kind = TransportErrorKind::Protocol { what: "list element", kind: ErrorKind::VarintTooLong };
-                let e = TransportError::new(Phase::SkipDecoder, kind).at(self.pos + walked);
-                return Err(Halt::Fail(self.locate(e, None)));
-            }
+            let (walked, still, full_length) = skip_varints(rest, left, max_bytes);
             let _ = r.advance(walked);
             self.pos = r.position();
             self.set_left(still);
+            if full_length {
+                // A varint of its type's full length (or longer) is core's to judge, as one
+                // token: its last byte may carry bits beyond the type.
+                self.value(r, elem).map_err(|f| self.halt(f, available, None))?;
+                self.pos = r.position();
+                self.set_left(still - 1);
+                return Ok(());
+            }
             if still > 0 {
                 return Err(Halt::More(self.pos + (rest.len() - walked) + 1));
             }
@@ -564,9 +567,10 @@ fn fixed_width<P: Protocol>(t: TType) -> Option<usize> {
 }
 
 /// The longest varint an integer type may take, in a varint protocol, for the types whose
-/// runs are stepped over by their last bytes. Not `i16`: a 3-byte varint can hold values
-/// beyond its range, which core's decode and skip reject, so `i16` elements are read one by
-/// one and a message the scanner passes does not fail there.
+/// runs are stepped over by their last bytes (those of full length are still read by core).
+/// Not `i16`: core reads it as a 32-bit varint, whose shorter forms can hold values beyond
+/// its range too, which core's decode and skip reject, so `i16` elements are read one by one
+/// and a message the scanner passes does not fail there.
 #[inline]
 fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
     match t {
@@ -577,9 +581,10 @@ fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
     }
 }
 
-/// Steps over up to `left` varints at the start of `bytes`: returns the bytes taken by the
-/// complete ones, how many are still to come, and whether the next one is longer than
-/// `max_bytes` (an error).
+/// Steps over up to `left` varints at the start of `bytes` that are shorter than
+/// `max_bytes`, the full length of their type: returns the bytes taken by them, how many are
+/// still to come, and whether the run stopped at a varint of full length or longer. That one
+/// is left to core's reader, which alone decides whether its last byte fits the type.
 ///
 /// A varint ends at each byte with its high bit clear. Long runs go eight bytes at a time,
 /// counting the ends in a word; the rest byte by byte, but without a branch on each byte's
@@ -587,6 +592,8 @@ fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
 #[inline]
 fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The most continuation bytes a varint walked here has.
+    let limit = max_bytes - 1;
     // `start`: the end of the last complete varint; `i`: the next byte to look at.
     let mut start = 0;
     let mut i = 0;
@@ -595,11 +602,11 @@ fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usiz
         let Some(Ok(word)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) else { break };
         let word = u64::from_le_bytes(word);
         let ends = !word & HIGH;
-        // A run of continuation bytes as long as the limit may be an error: let the byte
-        // loop decide.
+        // A run of continuation bytes as long as the limit may start a full-length varint:
+        // let the byte loop find it.
         if ends == 0
-            || (i - start) + (ends.trailing_zeros() / 8) as usize >= max_bytes
-            || (max_bytes < 8 && has_run(word & HIGH, max_bytes))
+            || (i - start) + (ends.trailing_zeros() / 8) as usize >= limit
+            || (limit < 8 && has_run(word & HIGH, limit))
         {
             break;
         }
@@ -615,7 +622,7 @@ fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usiz
         left -= end as usize;
         start = if end { i } else { start };
         run = if end { 0 } else { run + 1 };
-        if run >= max_bytes {
+        if run >= limit {
             return (start, left, true);
         }
     }
@@ -648,11 +655,15 @@ mod tests {
     use proptest::strategy::Just;
 
     #[test]
-    fn skip_varints_counts_terminators_and_rejects_long_ones() {
+    fn skip_varints_counts_terminators_and_stops_at_full_length_ones() {
         assert_eq!(skip_varints(&[0x01, 0x80, 0x01, 0x7f], 3, 5), (4, 0, false));
         assert_eq!(skip_varints(&[0x01, 0x80], 3, 5), (1, 2, false));
         assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80], 2, 3), (1, 1, true));
         assert_eq!(skip_varints(&[], 1, 3), (0, 1, false));
+        // Four bytes pass; a fifth, valid or not, is core's to read.
+        assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80, 0x01], 2, 5), (5, 0, false));
+        assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80, 0x80, 0x0f], 2, 5), (1, 1, true));
+        assert_eq!(skip_varints(&[0x01, 0x80, 0x80, 0x80, 0x80], 2, 5), (1, 1, true));
     }
 
     /// The byte-at-a-time definition the word-at-a-time `skip_varints` must match.
@@ -664,7 +675,7 @@ mod tests {
             if b & 0x80 == 0 {
                 left -= 1;
                 start = i;
-            } else if i - start >= max_bytes {
+            } else if i - start >= max_bytes - 1 {
                 return (start, left, true);
             }
         }

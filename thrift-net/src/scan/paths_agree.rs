@@ -78,3 +78,61 @@ proptest! {
         agree(&wire, compact, Limits::default())?;
     }
 }
+
+/// Compact varints of their type's full length, whose last byte fits the type or carries
+/// bits beyond it, as fields, list elements and lengths: whole and cut at every byte.
+#[test]
+fn on_full_length_varints() {
+    use thrift_core::{MessageHeader, MessageType};
+
+    let fits32 = [0xff, 0xff, 0xff, 0xff, 0x0f];
+    let over32 = [0xff, 0xff, 0xff, 0xff, 0x1f];
+    let fits64 = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    let over64 = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03];
+    let mut bodies: Vec<Vec<u8>> = Vec::new();
+    for (i32s, i64s) in [(fits32, fits64), (over32, over64)] {
+        // i16, i32 and i64 fields, and a string field's length.
+        for ctype in [0x14u8, 0x15, 0x18] {
+            bodies.push([&[ctype][..], &i32s, &[0x00]].concat());
+        }
+        bodies.push([&[0x16][..], &i64s, &[0x00]].concat());
+        // list<i32> and list<i64> of 10, the full-length one among short ones.
+        for (elem, v) in [(0x05u8, &i32s[..]), (0x06, &i64s[..])] {
+            let mut body = vec![0x19, 0xa0 | elem];
+            body.extend([0x02; 4]);
+            body.extend(v);
+            body.extend([0x02; 5]);
+            body.push(0x00);
+            bodies.push(body);
+        }
+        // A list's long-form size and a map's size.
+        bodies.push([&[0x19, 0xf3][..], &i32s, &[0x00]].concat());
+        bodies.push([&[0x1b][..], &i32s, &[0x33, 0x00]].concat());
+    }
+    for body in bodies {
+        let mut wire = Vec::new();
+        Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
+        wire.extend(body);
+        for cut in 0..=wire.len() {
+            agree(&wire[..cut], true, Limits::default()).unwrap();
+        }
+    }
+}
+
+/// Compact field bytes with a STOP type nibble and a non-zero delta end a struct, in both
+/// paths, whole and cut at every byte.
+#[test]
+fn on_stop_bytes_with_a_delta() {
+    use thrift_core::{MessageHeader, MessageType};
+
+    for stop in (1u8..16).map(|d| d << 4) {
+        for body in [vec![0x15, 0x02, stop], vec![0x19, 0x2c, 0x15, 0x02, stop, stop, stop, 0x15]] {
+            let mut wire = Vec::new();
+            Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
+            wire.extend(body);
+            for cut in 0..=wire.len() {
+                agree(&wire[..cut], true, Limits::default()).unwrap();
+            }
+        }
+    }
+}

@@ -21,24 +21,25 @@ impl Default for ServerConfig {
             max_connections: ServerBuilder::DEFAULT_MAX_CONNECTIONS,
             max_in_flight: ServerBuilder::DEFAULT_MAX_IN_FLIGHT,
             read_idle_timeout: Some(ServerBuilder::DEFAULT_READ_IDLE_TIMEOUT),
-            limits: Limits::default(),
+            limits: ServerBuilder::default_limits(),
         }
     }
 }
 
 /// Sets up a [`Server`]: connection and request limits, the read-idle timeout, and the
-/// decoding [`Limits`].
+/// decoding [`Limits`] (by default [`ServerBuilder::default_limits`]: Apache's, with strict
+/// binary envelopes).
 ///
 /// ```
 /// use std::time::Duration;
 /// use thrift_core::Limits;
-/// use thrift_net::Server;
+/// use thrift_net::{Server, ServerBuilder};
 ///
 /// let server = Server::builder()
 ///     .max_connections(100)
 ///     .max_in_flight_per_connection(64)
 ///     .read_idle_timeout(Duration::from_secs(5))
-///     .limits(Limits { max_frame_len: 1 << 20, ..Limits::default() })
+///     .limits(Limits { max_frame_len: 1 << 20, ..ServerBuilder::default_limits() })
 ///     .build();
 /// # let _ = server;
 /// ```
@@ -83,9 +84,33 @@ impl ServerBuilder {
         self
     }
 
-    /// Frame, message, string, container and depth limits for reading requests. A frame or
-    /// message beyond them closes the connection (its sequence id is unknown, so no reply
-    /// can be sent); arguments beyond them are answered with `PROTOCOL_ERROR`.
+    /// The decoding limits a server applies unless set otherwise: Apache's defaults
+    /// ([`Limits::default`]) with [`Limits::strict_binary_envelope`] on.
+    ///
+    /// A server refuses old-style (non-strict) binary envelopes by default, which Apache's
+    /// servers read (their `strict_read` is off): a peer that talks to a server is not
+    /// trusted, and an envelope that begins with a name length instead of a version word is
+    /// more often a stray or hostile stream than a Thrift client. Apache's clients write the
+    /// strict envelope unless configured not to (`strict_write`, on by default).
+    ///
+    /// ```
+    /// use thrift_core::Limits;
+    /// use thrift_net::ServerBuilder;
+    /// assert_eq!(ServerBuilder::default_limits(), Limits { strict_binary_envelope: true, ..Limits::default() });
+    /// ```
+    pub fn default_limits() -> Limits {
+        Limits { strict_binary_envelope: true, ..Limits::default() }
+    }
+
+    /// Frame, message, string, container and depth limits for reading requests, and whether
+    /// binary requests must use the strict envelope. A frame or message beyond them, or an
+    /// old-style envelope under [`Limits::strict_binary_envelope`], closes the connection
+    /// (its sequence id is not read, so no reply can be sent); arguments beyond them are
+    /// answered with `PROTOCOL_ERROR`.
+    ///
+    /// This replaces [`ServerBuilder::default_limits`] whole: build on it
+    /// (`..ServerBuilder::default_limits()`) to keep strict envelopes, or on
+    /// [`Limits::default`] to serve old clients that write non-strict ones.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.config.limits = limits;
         self

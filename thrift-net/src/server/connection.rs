@@ -77,7 +77,7 @@ pub(crate) async fn serve<S: Service>(
         Wire { protocol: ProtocolKind::Compact, .. } => {
             conn.read_requests(&mut reader, BufferedCodec::<Compact>::with_limits(limits)).await
         }
-        // The binary reader takes strict and non-strict envelopes alike.
+        // The binary reader takes strict and non-strict envelopes alike (the limits say which).
         _ => conn.read_requests(&mut reader, BufferedCodec::<Binary>::with_limits(limits)).await,
     }
 }

@@ -35,9 +35,12 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// A Thrift server for any [`Service`]: a `…Server` type the `#[service]` macro generates, or
 /// a [`Multiplexed`] router of several.
 ///
-/// Each connection speaks whatever it opens with: framed or buffered, binary (strict or
-/// not) or compact, told from its first bytes by [`detect`](crate::detect); replies go back in
-/// kind. Requests on one connection are read as they arrive and handled concurrently (up to
+/// Each connection speaks whatever it opens with: framed or buffered, binary or compact,
+/// told from its first bytes by [`detect`](crate::detect); replies go back in kind. Binary
+/// calls must use the strict envelope (the `0x8001` version word, which Apache's clients
+/// write by default): the server's default [`Limits`](thrift_core::Limits) have
+/// [`strict_binary_envelope`](thrift_core::Limits::strict_binary_envelope) on, so an old-style
+/// envelope closes the connection, unless [`ServerBuilder::limits`] turns it off. Requests on one connection are read as they arrive and handled concurrently (up to
 /// [`ServerBuilder::max_in_flight_per_connection`]), so a pipelining client gets every
 /// answer, in whatever order they finish, while a plain Apache client sending one call at a
 /// time sees ordinary request-reply behaviour.
