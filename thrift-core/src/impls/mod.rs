@@ -3,7 +3,10 @@
 mod containers;
 mod pointers;
 mod primitives;
+mod shared;
 mod strings;
 mod uuid;
+#[cfg(feature = "uuid")]
+mod uuid_crate;
 
-pub use self::uuid::Uuid;
+pub use self::uuid::{ParseUuidError, Uuid};
