@@ -55,6 +55,7 @@ impl<'de> Decode<'de> for Bits {
 
 /// A closed enum: an unknown value is an error.
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[thrift(closed)]
 pub enum Color {
     /// 1
     #[default]
@@ -95,6 +96,7 @@ pub struct Point {
 
 /// A union of every kind of variant.
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 pub enum Shape {
     /// An integer.
     #[thrift(id = 1)]

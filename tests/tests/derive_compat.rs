@@ -59,6 +59,7 @@ struct Point {
 }
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[thrift(closed)]
 enum Mode {
     #[default]
     Off = 0,
@@ -66,6 +67,7 @@ enum Mode {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum Extra {
     #[thrift(id = 1)]
     Number(i64),
@@ -281,6 +283,7 @@ fn absent_fields_take_their_defaults() {
 // ---- Enums ----
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[thrift(closed)]
 enum Closed {
     #[default]
     A = 1,
@@ -344,6 +347,7 @@ fn unknown_enum_values_error_unless_the_enum_captures_them() {
 // ---- Unions ----
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 #[thrift(name = "Choice")]
 enum Choice {
     #[thrift(id = 1)]
@@ -399,13 +403,15 @@ fn mistyped_fields<P: Protocol>() {
     let v1: V1 = thrift_core::from_slice::<P, _>(&bytes).unwrap();
     assert_eq!(v1, V1 { id: 9, name: String::new(), tags: vec![], inner: InnerV1::default(), flag: true, note: None });
 
-    // The required `id` arriving as a string is skipped, and so reported missing.
+    // The required `id` arriving as a string is reported as what it is, not as missing.
     let bytes = encode_struct::<P>(|s| {
         s.field(1, "nine");
         s.field(3, "name");
     });
     let err = thrift_core::from_slice::<P, V1>(&bytes).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::MissingField { name: "id", id: 1 }, "{}", P::NAME);
+    let expected = ErrorKind::WrongFieldType { expected: thrift_core::TType::I64, found: thrift_core::TType::String };
+    assert_eq!(err.kind(), &expected, "{}", P::NAME);
+    assert!(err.to_string().starts_with("Record.id (id 1): wire type string, expected i64"), "{err}");
 }
 
 #[test]

@@ -64,6 +64,8 @@ fn an_exception_is_a_struct_on_the_wire() {
 fn an_exception_is_an_exception_in_the_idl() {
     assert_eq!(
         Idl::new().add::<NotFound>().add::<Rejected<'_>>().render(),
-        "exception NotFound {\n  1: string message\n  2: i64 key\n}\n\nexception Rejected {\n  1: required string reason\n}\n"
+        "exception NotFound {\n  1: string message\n  2: i64 key\n}\n\n\
+         /**\n * An exception with a lifetime: still an `Error`, just not `'static`.\n */\n\
+         exception Rejected {\n  1: required string reason\n}\n"
     );
 }

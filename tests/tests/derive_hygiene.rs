@@ -25,6 +25,7 @@ enum Level {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 #[thrift(crate = "thrift_renamed")]
 enum Value {
     #[thrift(id = 1)]
@@ -82,6 +83,7 @@ mod no_prelude {
     use ::thrift_renamed::{ThriftEnum, ThriftStruct, ThriftUnion};
 
     #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Default)]
+    #[thrift(closed)]
     #[thrift(crate = "::thrift_renamed")]
     pub enum Kind {
         #[default]
@@ -100,6 +102,7 @@ mod no_prelude {
     }
 
     #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+    #[thrift(closed)]
     #[thrift(crate = "::thrift_renamed")]
     pub enum Label {
         #[thrift(id = 1)]

@@ -6,6 +6,7 @@ use bytes::Bytes;
 use thrift_core::{Idl, ThriftEnum, ThriftStruct, ThriftUnion, Uuid};
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[thrift(closed)]
 enum Color {
     #[default]
     Red = 1,
@@ -23,6 +24,7 @@ struct Point {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum Shape {
     #[thrift(id = 1)]
     At(Point),
@@ -77,7 +79,8 @@ struct Doc<'a> {
     tree: Option<Box<Tree>>,
     #[thrift(id = 12)]
     signed_bytes: Vec<i8>,
-    #[thrift(id = 13)]
+    // `uuid` is a keyword of Apache's IDL (0.19 on): the field needs another IDL name.
+    #[thrift(id = 13, name = "id_uuid")]
     uuid: Uuid,
     #[thrift(id = 14)]
     r#type: String,
@@ -118,6 +121,9 @@ fn a_rich_struct_renders_in_dependency_order() {
   1: required i64 id
   2: string title
   3: binary body
+  /**
+   * Not a literal: no default in the IDL (the reader applies it in Rust).
+   */
   4: Color color
   5: i32 retries = 3
   6: i16 offset = -1
@@ -127,7 +133,7 @@ fn a_rich_struct_renders_in_dependency_order() {
   10: set<string> tags
   11: optional Tree tree
   12: list<i8> signed_bytes
-  13: uuid uuid
+  13: uuid id_uuid
   14: string type
   15: double ratioValue
   16: optional bool flag

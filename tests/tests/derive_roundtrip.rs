@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use thrift_core::{Binary, Compact, Encode, Protocol, ThriftEnum, ThriftStruct, ThriftUnion, Uuid};
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[thrift(closed)]
 enum Color {
     #[default]
     Red = 1,
@@ -27,6 +28,7 @@ struct Point {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum Shape {
     #[thrift(id = 1)]
     Radius(i64),
@@ -57,7 +59,8 @@ struct Tree {
 struct Rich<'a> {
     #[thrift(id = 1)]
     flag: bool,
-    #[thrift(id = 2)]
+    // IDL keywords as Rust names: renamed for the IDL.
+    #[thrift(id = 2, name = "byte_value")]
     byte: i8,
     #[thrift(id = 3)]
     short: i16,
@@ -66,7 +69,7 @@ struct Rich<'a> {
     #[thrift(id = 5)]
     long: i64,
     /// Compared by bits (see `same`), so NaNs are generated too.
-    #[thrift(id = 6)]
+    #[thrift(id = 6, name = "double_value")]
     double: f64,
     #[thrift(id = 7, required)]
     name: String,
@@ -80,7 +83,7 @@ struct Rich<'a> {
     raw: &'a [u8],
     #[thrift(id = 12)]
     cow: Cow<'a, str>,
-    #[thrift(id = 13)]
+    #[thrift(id = 13, name = "uuid_value")]
     uuid: Uuid,
     #[thrift(id = 14)]
     longs: Vec<i64>,

@@ -30,6 +30,7 @@ macro_rules! json_fields {
 }
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[thrift(closed)]
 enum Color {
     #[default]
     Red = 1,
@@ -188,6 +189,7 @@ json_fields!(Containers {
 });
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum Shape {
     #[thrift(id = 1, name = "radius")]
     Radius(f64),

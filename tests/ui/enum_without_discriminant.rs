@@ -1,6 +1,7 @@
 use thrift_core::ThriftEnum;
 
 #[derive(ThriftEnum, Clone, Copy)]
+#[thrift(closed)]
 enum Color {
     Red = 1,
     Green,

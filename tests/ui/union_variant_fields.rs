@@ -1,6 +1,7 @@
 use thrift_core::ThriftUnion;
 
 #[derive(ThriftUnion)]
+#[thrift(closed)]
 enum Shape {
     #[thrift(id = 1)]
     Circle(f64),

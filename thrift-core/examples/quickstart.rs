@@ -8,6 +8,7 @@ use bytes::Bytes;
 use thrift_core::{Binary, Compact, Idl, Protocol, ThriftEnum, ThriftStruct, ThriftUnion};
 
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[thrift(closed)]
 enum Mood {
     #[default]
     Calm = 1,
@@ -15,6 +16,7 @@ enum Mood {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum Greeting {
     #[thrift(id = 1)]
     Text(String),

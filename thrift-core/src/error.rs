@@ -68,6 +68,15 @@ pub enum ErrorKind {
         /// The field id.
         id: i16,
     },
+    /// A required field that arrived with another wire type than its Rust type's: it was
+    /// there, but cannot be read as what this side expects (an incompatible schema change).
+    #[error("wire type {found}, expected {expected}")]
+    WrongFieldType {
+        /// The wire type of the field's Rust type.
+        expected: TType,
+        /// The wire type the input declared.
+        found: TType,
+    },
     /// An enum value with no variant.
     #[error("unknown value {value} for enum {name}")]
     UnknownEnumValue {

@@ -26,6 +26,9 @@
 //! | --- | --- | --- |
 //! | `derive` | on | the `ThriftStruct`, `ThriftEnum` and `ThriftUnion` derives |
 //! | `idl` | on | [`Idl`] and [`IdlType`]: Thrift IDL rendered from Rust types; without it the derives emit no IDL code |
+//! | `tracing` | on | a `tracing` debug event when a known field is skipped for its wire type |
+//! | `uuid` | off | `Encode`/`Decode`/`IdlType` for the `uuid` crate's `Uuid`, and conversions to and from [`Uuid`] |
+//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string |
 //!
 //! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is
 //! spelled in IDL is the separate [`IdlType`], which the derives emit beside them.
@@ -58,8 +61,8 @@ pub use app_exception::{ApplicationException, ApplicationExceptionKind};
 pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 #[cfg(feature = "idl")]
-pub use idl::{Idl, IdlType, ServiceDefinition};
-pub use impls::{OrderedDouble, Uuid};
+pub use idl::{Idl, IdlLiteral, IdlType, ServiceDefinition};
+pub use impls::{OrderedDouble, ParseUuidError, Uuid};
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;

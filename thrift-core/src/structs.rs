@@ -6,10 +6,11 @@ use std::marker::PhantomData;
 use bytes::BufMut;
 
 use crate::encode::{Decode, Encode};
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::protocol::{FieldHeader, Protocol};
 use crate::reader::Reader;
 use crate::skip::skip;
+use crate::wire::TType;
 
 /// Writes the fields of one struct, then its stop byte.
 ///
@@ -135,7 +136,8 @@ impl<P: Protocol> StructDecoder<P> {
     }
 
     /// Reads the field's value into `slot` when its wire type is `T`'s (a later duplicate
-    /// replaces an earlier one), and skips it otherwise, as Apache's libraries do.
+    /// replaces an earlier one), and skips it otherwise, as Apache's C++ and Java libraries
+    /// do (with a `tracing` debug event when the `tracing` feature is on).
     #[inline]
     pub fn read<'de, T: Decode<'de>>(
         &mut self,
@@ -147,7 +149,38 @@ impl<P: Protocol> StructDecoder<P> {
             *slot = Some(T::decode::<P>(r)?);
             Ok(())
         } else {
+            skipped_wrong_type(field, T::TTYPE, r.position());
             skip::<P>(r, field.ttype)
+        }
+    }
+
+    /// Like [`read`](StructDecoder::read), for a required field: another wire type is an
+    /// [`ErrorKind::WrongFieldType`](crate::ErrorKind::WrongFieldType) at the field, not
+    /// a skip that would later be reported as a missing field.
+    ///
+    /// ```
+    /// use thrift_core::{Binary, ErrorKind, Reader, StructDecoder, TType};
+    /// // field 1: i64 7; stop
+    /// let input = [0x0a, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 7, 0x00];
+    /// let mut r = Reader::new(&input);
+    /// let mut s = StructDecoder::<Binary>::begin(&mut r).unwrap();
+    /// let field = s.next_field(&mut r).unwrap().unwrap();
+    /// let mut value: Option<i32> = None;
+    /// let err = s.read_required(&mut r, field, &mut value).unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::WrongFieldType { expected: TType::I32, found: TType::I64 });
+    /// ```
+    #[inline]
+    pub fn read_required<'de, T: Decode<'de>>(
+        &mut self,
+        r: &mut Reader<'de>,
+        field: FieldHeader,
+        slot: &mut Option<T>,
+    ) -> Result<()> {
+        if field.ttype == T::TTYPE {
+            *slot = Some(T::decode::<P>(r)?);
+            Ok(())
+        } else {
+            Err(r.error(ErrorKind::WrongFieldType { expected: T::TTYPE, found: field.ttype }))
         }
     }
 
@@ -156,4 +189,20 @@ impl<P: Protocol> StructDecoder<P> {
     pub fn skip(&mut self, r: &mut Reader<'_>, field: FieldHeader) -> Result<()> {
         skip::<P>(r, field.ttype)
     }
+}
+
+/// Reports a known field skipped for its wire type: the peer's schema differs from ours, which
+/// the message survives but an operator wants to know about.
+#[cold]
+#[inline(never)]
+#[allow(unused_variables)]
+fn skipped_wrong_type(field: FieldHeader, expected: TType, offset: usize) {
+    #[cfg(feature = "tracing")]
+    tracing::debug!(
+        field_id = field.id,
+        found = %field.ttype,
+        %expected,
+        offset,
+        "skipped a known field with another wire type than its Rust type"
+    );
 }

@@ -36,12 +36,23 @@ pub struct Field {
     /// The type of the value on the wire: the field's type, or `T` for `Option<T>`.
     pub value_ty: Type,
     pub default: Option<Expr>,
+    /// The `///` doc comment, for the IDL.
+    pub doc: String,
+    /// `skip`: never on the wire, built from `default` or `Default::default()`.
+    pub skip: bool,
+}
+
+/// The one field of a `transparent` newtype.
+pub struct Transparent {
+    pub member: syn::Member,
+    pub ty: Type,
 }
 
 pub struct EnumVariant {
     pub ident: Ident,
     pub name: String,
     pub value: Expr,
+    pub doc: String,
 }
 
 pub struct UnionVariant {
@@ -49,6 +60,7 @@ pub struct UnionVariant {
     pub name: String,
     pub id: i16,
     pub ty: Type,
+    pub doc: String,
 }
 
 pub struct Container<'a> {
@@ -56,19 +68,64 @@ pub struct Container<'a> {
     pub attrs: ContainerAttrs,
     /// The IDL name.
     pub name: String,
+    /// The `///` doc comment, for the IDL.
+    pub doc: String,
+}
+
+/// The text of the `///` comments (`#[doc = "..."]`) in `attrs`, one line each, without the
+/// space rustdoc's convention puts after `///`.
+pub fn doc_of(attrs: &[syn::Attribute]) -> String {
+    let mut lines = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        if let syn::Meta::NameValue(syn::MetaNameValue {
+            value: Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+            ..
+        }) = &attr.meta
+        {
+            let value = s.value();
+            // `split`, not `lines`: an empty `///` is a blank line of the comment.
+            for line in value.split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).to_owned());
+            }
+        }
+    }
+    lines.join("\n")
 }
 
 impl<'a> Container<'a> {
     fn new(cx: &mut Ctxt, input: &'a DeriveInput) -> Self {
         let attrs = attr::container(cx, &input.attrs);
         let name = attrs.name.clone().unwrap_or_else(|| input.ident.to_string());
-        Container { input, attrs, name }
+        crate::keywords::check(cx, &input.ident, "type", &name);
+        Container { input, attrs, name, doc: doc_of(&input.attrs) }
     }
 }
 
-/// The IDL name of a member: its `name` attribute, else its Rust name without `r#`.
-fn member_name(attrs: &MemberAttrs, ident: &Ident) -> String {
-    attrs.name.clone().unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned())
+/// The IDL name of a member: its `name` attribute, else its Rust name without `r#`, in the
+/// container's `rename_all` case.
+fn member_name(container: &ContainerAttrs, attrs: &MemberAttrs, ident: &Ident) -> String {
+    attrs.name.clone().unwrap_or_else(|| {
+        let rust = ident.to_string().trim_start_matches("r#").to_owned();
+        match container.rename_all {
+            Some(rule) => rule.apply(&rust),
+            None => rust,
+        }
+    })
+}
+
+/// Tokens that only carry `span`, for errors about an attribute.
+fn span_tokens(span: proc_macro2::Span) -> proc_macro2::TokenStream {
+    quote::quote_spanned!(span=> throws)
+}
+
+/// Reports container attributes that do not apply to `what`.
+fn reject_container_attrs(cx: &mut Ctxt, attrs: &ContainerAttrs, what: &str, closed_ok: bool, transparent_ok: bool) {
+    if let (Some(span), false) = (attrs.closed, closed_ok) {
+        cx.push(syn::Error::new(span, format!("`closed` is for ThriftEnum and ThriftUnion, not {what}")));
+    }
+    if let (Some(span), false) = (attrs.transparent, transparent_ok) {
+        cx.push(syn::Error::new(span, format!("`transparent` is for a ThriftStruct newtype, not {what}")));
+    }
 }
 
 /// `ty` without the invisible group a `macro_rules!` `$t:ty` fragment wraps it in, or
@@ -128,8 +185,53 @@ fn check_unique_ids<'m>(cx: &mut Ctxt, members: impl Iterator<Item = (i16, &'m d
     }
 }
 
+/// The one field of a `#[thrift(transparent)]` struct, or `None` (with errors) when it has
+/// not exactly one.
+pub fn parse_transparent(cx: &mut Ctxt, input: &DeriveInput) -> Option<Transparent> {
+    let Data::Struct(data) = &input.data else {
+        cx.error(&input.ident, "`transparent` is for a struct with exactly one field");
+        return None;
+    };
+    let mut fields = data.fields.iter();
+    let (Some(field), None) = (fields.next(), fields.next()) else {
+        cx.error(&input.ident, "a `transparent` struct has exactly one field: the value it is on the wire");
+        return None;
+    };
+    let attrs = attr::member(cx, &field.attrs);
+    if attrs.id.is_some() || attrs.required.is_some() || attrs.optional.is_some() || attrs.default.is_some() {
+        cx.error(
+            field,
+            "the field of a `transparent` struct is the value itself: it takes no id, requiredness or default",
+        );
+    }
+    if let Some(message) = unsupported_type(&field.ty) {
+        cx.error(&field.ty, message);
+    }
+    let member = match &field.ident {
+        Some(ident) => syn::Member::Named(ident.clone()),
+        None => syn::Member::Unnamed(syn::Index::from(0)),
+    };
+    Some(Transparent { member, ty: field.ty.clone() })
+}
+
 pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, Vec<Field>) {
     let container = Container::new(cx, input);
+    reject_container_attrs(cx, &container.attrs, "a struct", false, true);
+    if container.attrs.transparent.is_some() {
+        return (container, Vec::new());
+    }
+    if let (false, false) = (container.attrs.display, container.attrs.exception) {
+        cx.error(&input.ident, "`display = false` is for an `exception`, which otherwise derives Display");
+    }
+    if let Some((_, name, span)) = &container.attrs.throws {
+        if !container.attrs.exception {
+            cx.push(syn::Error::new(
+                *span,
+                "`throws(...)` names the field an `exception` is thrown as; this struct is not one",
+            ));
+        }
+        crate::keywords::check_with(cx, span_tokens(*span), "thrown field", name, "throws(name = \"...\")");
+    }
     let named = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => Some(named),
@@ -157,6 +259,25 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
         let attrs = attr::member(cx, &field.attrs);
         if let Some(span) = attrs.unknown {
             cx.push(syn::Error::new(span, "`unknown` goes on an enum variant, not a struct field"));
+        }
+        if let Some(span) = attrs.skip {
+            if attrs.id.is_some() || attrs.required.is_some() || attrs.optional.is_some() {
+                cx.push(syn::Error::new(
+                    span,
+                    format!("field `{ident}` is `skip`: it is not on the wire, so it takes no id or requiredness"),
+                ));
+            }
+            fields.push(Field {
+                name: member_name(&container.attrs, &attrs, &ident),
+                id: 0,
+                requiredness: Requiredness::Default,
+                value_ty: field.ty.clone(),
+                default: attrs.default,
+                doc: String::new(),
+                skip: true,
+                ident,
+            });
+            continue;
         }
         let Some((id, _)) = attrs.id else {
             if !attrs.bad_id {
@@ -188,32 +309,42 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
             cx.error(default, format!("field `{ident}` is an Option: it is None when absent and takes no `default`"));
         }
         fields.push(Field {
-            name: member_name(&attrs, &ident),
+            name: member_name(&container.attrs, &attrs, &ident),
             id,
             requiredness,
             value_ty: inner.unwrap_or(&field.ty).clone(),
             default: attrs.default,
+            doc: doc_of(&field.attrs),
+            skip: false,
             ident,
         });
     }
-    check_unique_ids(cx, fields.iter().map(|f| (f.id, &f.ident as &dyn ToTokens, f.ident.to_string())));
+    for f in fields.iter().filter(|f| !f.skip) {
+        crate::keywords::check(cx, &f.ident, "field", &f.name);
+    }
+    check_unique_ids(
+        cx,
+        fields.iter().filter(|f| !f.skip).map(|f| (f.id, &f.ident as &dyn ToTokens, f.ident.to_string())),
+    );
     (container, fields)
 }
 
 pub fn parse_enum<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, Vec<EnumVariant>, Option<Ident>) {
     let container = Container::new(cx, input);
+    reject_container_attrs(cx, &container.attrs, "an enum", true, false);
     let mut variants = Vec::new();
     let mut unknown: Option<Ident> = None;
+    let mut marked = false;
     let Data::Enum(data) = &input.data else {
         cx.error(&input.ident, "ThriftEnum is for fieldless enums with explicit discriminants");
         return (container, variants, unknown);
     };
     for variant in &data.variants {
         let attrs = attr::member(cx, &variant.attrs);
+        reject_skip(cx, &attrs);
+        marked |= attrs.unknown.is_some();
         if attrs.unknown.is_some() {
-            let holds_i32 = matches!(&variant.fields, Fields::Unnamed(f) if f.unnamed.len() == 1
-                && f.unnamed[0].ty.to_token_stream().to_string() == "i32");
-            if !holds_i32 {
+            if !holds(&variant.fields, "i32") {
                 cx.error(&variant.ident, "the `unknown` variant must hold the value: `Name(i32)`");
             } else if let Some(first) = &unknown {
                 cx.error(&variant.ident, format!("only one variant can be `unknown`; `{first}` already is"));
@@ -234,23 +365,89 @@ pub fn parse_enum<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, 
             continue;
         };
         variants.push(EnumVariant {
-            name: member_name(&attrs, &variant.ident),
+            name: member_name(&container.attrs, &attrs, &variant.ident),
             ident: variant.ident.clone(),
             value: value.clone(),
+            doc: doc_of(&variant.attrs),
         });
     }
+    for v in &variants {
+        crate::keywords::check(cx, &v.ident, "variant", &v.name);
+    }
+    check_open_or_closed(cx, &container, unknown.as_ref(), marked, "Unknown(i32)", "values");
     (container, variants, unknown)
 }
 
-pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, Vec<UnionVariant>) {
+/// Every enum and union says what becomes of what a newer peer adds: kept in a declared
+/// `unknown` variant, or rejected (`closed`). A derive cannot add the variant itself, and a
+/// silent strict default would break old readers the day a peer evolves.
+fn check_open_or_closed(
+    cx: &mut Ctxt,
+    container: &Container<'_>,
+    unknown: Option<&Ident>,
+    marked: bool,
+    example: &str,
+    what: &str,
+) {
+    let ident = &container.input.ident;
+    match (unknown, container.attrs.closed) {
+        // A variant marked `unknown` but malformed already has its own error.
+        (None, None) if !marked => cx.error(
+            ident,
+            format!(
+                "`{ident}` must say what happens to {what} a newer peer adds: declare a variant \
+                 `#[thrift(unknown)] {example}` to keep them, or put `#[thrift(closed)]` on `{ident}` to reject them"
+            ),
+        ),
+        (Some(unknown), Some(_)) => {
+            cx.error(unknown, format!("`{ident}` is `closed`, so it has no `unknown` variant: drop one or the other"))
+        }
+        _ => {}
+    }
+}
+
+/// `skip` is for struct fields: every variant of an enum or union is a value it can hold.
+fn reject_skip(cx: &mut Ctxt, attrs: &MemberAttrs) {
+    if let Some(span) = attrs.skip {
+        cx.push(syn::Error::new(span, "`skip` is for struct fields, not variants"));
+    }
+}
+
+/// Whether a variant holds exactly one value of the type spelled `ty`.
+fn holds(fields: &Fields, ty: &str) -> bool {
+    matches!(fields, Fields::Unnamed(f) if f.unnamed.len() == 1 && f.unnamed[0].ty.to_token_stream().to_string() == ty)
+}
+
+pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>, Vec<UnionVariant>, Option<Ident>) {
     let container = Container::new(cx, input);
+    reject_container_attrs(cx, &container.attrs, "a union", true, false);
     let mut variants = Vec::new();
+    let mut unknown: Option<Ident> = None;
+    let mut marked = false;
     let Data::Enum(data) = &input.data else {
         cx.error(&input.ident, "ThriftUnion is for enums whose variants each hold one value: `#[thrift(id = 1)] A(T)`");
-        return (container, variants);
+        return (container, variants, unknown);
     };
     for variant in &data.variants {
         let attrs = attr::member(cx, &variant.attrs);
+        reject_skip(cx, &attrs);
+        marked |= attrs.unknown.is_some();
+        if attrs.unknown.is_some() {
+            if attrs.id.is_some() {
+                cx.error(
+                    &variant.ident,
+                    "the `unknown` variant has no id: it holds the id of the member it stands for",
+                );
+            }
+            if !holds(&variant.fields, "i16") {
+                cx.error(&variant.ident, "the `unknown` variant of a union holds the unknown field id: `Name(i16)`");
+            } else if let Some(first) = &unknown {
+                cx.error(&variant.ident, format!("only one variant can be `unknown`; `{first}` already is"));
+            } else {
+                unknown = Some(variant.ident.clone());
+            }
+            continue;
+        }
         let ty = match &variant.fields {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => Some(f.unnamed[0].ty.clone()),
             _ => {
@@ -272,13 +469,18 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
                 cx.error(&ty, message);
             }
             variants.push(UnionVariant {
-                name: member_name(&attrs, &variant.ident),
+                name: member_name(&container.attrs, &attrs, &variant.ident),
                 ident: variant.ident.clone(),
                 id,
                 ty,
+                doc: doc_of(&variant.attrs),
             });
         }
     }
+    for v in &variants {
+        crate::keywords::check(cx, &v.ident, "variant", &v.name);
+    }
     check_unique_ids(cx, variants.iter().map(|v| (v.id, &v.ident as &dyn ToTokens, v.ident.to_string())));
-    (container, variants)
+    check_open_or_closed(cx, &container, unknown.as_ref(), marked, "Unknown(i16)", "members");
+    (container, variants, unknown)
 }

@@ -11,6 +11,19 @@ pub struct ContainerAttrs {
     pub name: Option<String>,
     pub exception: bool,
     pub krate: Option<Path>,
+    /// `closed`: an enum or union that rejects values it does not know.
+    pub closed: Option<proc_macro2::Span>,
+    /// `transparent`: a newtype struct that is its one field on the wire.
+    pub transparent: Option<proc_macro2::Span>,
+    /// `display = false`: an exception whose `Display` the user writes.
+    pub display: bool,
+    /// `bound = "T: Trait, ..."`: replaces the inferred bounds on type parameters.
+    pub bound: Option<Vec<syn::WherePredicate>>,
+    /// `rename_all = "..."`: the case of the IDL names of fields or variants.
+    pub rename_all: Option<crate::case::RenameRule>,
+    /// `throws(id = N, name = "...")`: the field an exception is thrown as in a method's
+    /// result (default `1: err`).
+    pub throws: Option<(i16, String, proc_macro2::Span)>,
 }
 
 /// Attributes of a struct field or union variant: `#[thrift(id = N, required, optional,
@@ -27,6 +40,8 @@ pub struct MemberAttrs {
     pub default: Option<Expr>,
     pub name: Option<String>,
     pub unknown: Option<proc_macro2::Span>,
+    /// `skip`: not on the wire; `Default::default()` (or `default`) when decoding.
+    pub skip: Option<proc_macro2::Span>,
 }
 
 fn thrift_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -34,7 +49,7 @@ fn thrift_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
 }
 
 pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
-    let mut out = ContainerAttrs::default();
+    let mut out = ContainerAttrs { display: true, ..ContainerAttrs::default() };
     for attr in thrift_attrs(attrs) {
         let result = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("name") {
@@ -44,8 +59,51 @@ pub fn container(cx: &mut Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             } else if meta.path.is_ident("crate") {
                 let lit = meta.value()?.parse::<LitStr>()?;
                 out.krate = Some(lit.parse::<Path>()?);
+            } else if meta.path.is_ident("closed") {
+                out.closed = Some(meta.path.span());
+            } else if meta.path.is_ident("transparent") {
+                out.transparent = Some(meta.path.span());
+            } else if meta.path.is_ident("display") {
+                out.display = meta.value()?.parse::<syn::LitBool>()?.value;
+            } else if meta.path.is_ident("bound") {
+                let lit = meta.value()?.parse::<LitStr>()?;
+                let parsed = lit
+                    .parse_with(syn::punctuated::Punctuated::<syn::WherePredicate, syn::Token![,]>::parse_terminated)?;
+                out.bound = Some(parsed.into_iter().collect());
+            } else if meta.path.is_ident("throws") {
+                let span = meta.path.span();
+                let (mut id, mut name) = (1i16, String::from("err"));
+                meta.parse_nested_meta(|inner| {
+                    if inner.path.is_ident("id") {
+                        id = inner.value()?.parse::<LitInt>()?.base10_parse::<i16>()?;
+                    } else if inner.path.is_ident("name") {
+                        name = inner.value()?.parse::<LitStr>()?.value();
+                    } else {
+                        return Err(inner.error("expected `id = N` or `name = \"...\"`"));
+                    }
+                    Ok(())
+                })?;
+                out.throws = Some((id, name, span));
+            } else if meta.path.is_ident("rename_all") {
+                let lit = meta.value()?.parse::<LitStr>()?;
+                match crate::case::RenameRule::parse(&lit.value()) {
+                    Some(rule) => out.rename_all = Some(rule),
+                    None => {
+                        return Err(syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "unknown rename_all rule `{}`; expected one of {}",
+                                lit.value(),
+                                crate::case::RenameRule::NAMES
+                            ),
+                        ))
+                    }
+                }
             } else {
-                return Err(meta.error("unknown thrift attribute; expected `name`, `exception` or `crate`"));
+                return Err(meta.error(
+                    "unknown thrift attribute; expected `name`, `exception`, `crate`, `closed`, `transparent`, \
+                     `display`, `bound`, `rename_all` or `throws`",
+                ));
             }
             Ok(())
         });
@@ -86,9 +144,12 @@ pub fn member(cx: &mut Ctxt, attrs: &[Attribute]) -> MemberAttrs {
                 out.name = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("unknown") {
                 out.unknown = Some(meta.path.span());
+            } else if meta.path.is_ident("skip") {
+                out.skip = Some(meta.path.span());
             } else {
                 return Err(meta.error(
-                    "unknown thrift attribute; expected `id`, `required`, `optional`, `default`, `name` or `unknown`",
+                    "unknown thrift attribute; expected `id`, `required`, `optional`, `default`, `name`, `unknown` or \
+                     `skip`",
                 ));
             }
             Ok(())

@@ -8,8 +8,10 @@
 
 mod ast;
 mod attr;
+mod case;
 mod ctxt;
 mod expand;
+mod keywords;
 mod service;
 
 use proc_macro::TokenStream;
@@ -25,6 +27,13 @@ pub fn derive_struct(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let mut cx = Ctxt::default();
     let (container, fields) = ast::parse_struct(&mut cx, &input);
+    if container.attrs.transparent.is_some() {
+        let field = ast::parse_transparent(&mut cx, &input);
+        return finish(cx, &container, || match &field {
+            Some(field) => expand::expand_transparent(&container, field),
+            None => TokenStream2::new(),
+        });
+    }
     finish(cx, &container, || expand::expand_struct(&container, &fields))
 }
 
@@ -44,8 +53,8 @@ pub fn derive_enum(input: TokenStream) -> TokenStream {
 pub fn derive_union(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let mut cx = Ctxt::default();
-    let (container, variants) = ast::parse_union(&mut cx, &input);
-    finish(cx, &container, || expand::expand_union(&container, &variants))
+    let (container, variants, unknown) = ast::parse_union(&mut cx, &input);
+    finish(cx, &container, || expand::expand_union(&container, &variants, unknown.as_ref()))
 }
 
 /// Turns a trait of `async fn`s into a Thrift service: the handler trait, a server

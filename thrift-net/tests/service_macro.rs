@@ -20,7 +20,7 @@ struct HelloResponse {
 }
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
-#[thrift(exception)]
+#[thrift(exception, throws(id = 1, name = "refused"))]
 struct HelloError {
     #[thrift(id = 1)]
     reason: String,
@@ -34,6 +34,7 @@ struct Busy {
 }
 
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 enum SendError {
     #[thrift(id = 1, name = "bad")]
     Bad(HelloError),
@@ -151,8 +152,8 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
         Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
     }
-    // sayHello's args struct holds a struct at id 1; a string there is skipped, and then the
-    // required argument is missing.
+    // sayHello's args struct holds a required struct at id 1; a string there is reported as
+    // the wrong wire type.
     #[derive(ThriftStruct)]
     struct WrongArgs {
         #[thrift(id = 1)]
@@ -162,7 +163,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
     match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
         Err(CallError::Application(e)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::ProtocolError);
-            assert!(e.message.contains("missing required field req"), "{}", e.message);
+            assert!(e.message.contains("sayHello_args.req (id 1): wire type string, expected struct"), "{}", e.message);
         }
         other => panic!("expected PROTOCOL_ERROR, got {other:?}"),
     }
@@ -174,10 +175,14 @@ fn the_service_exports_its_idl() {
     let service = idl.split("service HelloService {").nth(1).expect("the service is defined");
     assert_eq!(
         service,
-        "\n  HelloResponse sayHello(1: HelloRequest req) throws (1: HelloError err)\n  \
-         i64 send(1: string to, 2: optional i32 times) throws (1: HelloError bad, 2: Busy busy)\n  \
+        "\n  /**\n   * Says hello, or refuses the empty name.\n   */\n  \
+         HelloResponse sayHello(1: HelloRequest req) throws (1: HelloError refused)\n  \
+         i64 send(1: string to, 2: i32 times) throws (1: HelloError bad, 2: Busy busy)\n  \
          i32 count()\n  void fail()\n  oneway void log(1: string line)\n}\n"
     );
+    // The trait's doc comment is the service's; an `Option` argument has no requiredness
+    // (Apache ignores it on arguments), and `throws(...)` names the exception's field.
+    assert!(idl.contains("/**\n * Greets people.\n */\nservice HelloService {"), "{idl}");
     // Dependencies come first.
     assert!(idl.find("struct HelloRequest").unwrap() < idl.find("service HelloService").unwrap());
     assert!(idl.contains("exception HelloError {\n  1: string reason\n}"));
@@ -193,5 +198,9 @@ trait Sleeper {
 #[test]
 fn argument_names_follow_the_name_attribute() {
     let idl = Idl::new().add_service::<SleeperDefinition>().render();
-    assert_eq!(idl, "service Sleeper {\n  void sleep(1: i32 secondsToSleep)\n}\n");
+    assert_eq!(
+        idl,
+        "/**\n * An argument's IDL name can differ from its Rust name.\n */\n\
+         service Sleeper {\n  void sleep(1: i32 secondsToSleep)\n}\n"
+    );
 }

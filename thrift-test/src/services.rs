@@ -18,6 +18,7 @@ use crate::types::{Insanity, Numberz, UserId, Xception, Xception2, Xtruct, Xtruc
 /// A one-variant union rather than the bare exception struct, because a bare
 /// `#[thrift(exception)]` struct is thrown as field 1 named `err`, and Apache names it `err1`.
 #[derive(ThriftUnion, Debug, Clone, PartialEq, Eq)]
+#[thrift(closed)]
 pub enum TestExceptionThrows {
     /// `1: Xception err1`.
     #[thrift(id = 1, name = "err1")]
@@ -26,6 +27,7 @@ pub enum TestExceptionThrows {
 
 /// What `testMultiException` declares: `throws (1: Xception err1, 2: Xception2 err2)`.
 #[derive(ThriftUnion, Debug, Clone, PartialEq, Eq)]
+#[thrift(closed)]
 pub enum MultiExceptionThrows {
     /// `1: Xception err1`.
     #[thrift(id = 1, name = "err1")]

@@ -11,6 +11,7 @@ use thrift_core::{ThriftEnum, ThriftStruct, ThriftUnion};
 
 /// Docstring! The enum every language's test client sends back and forth.
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[thrift(closed)]
 pub enum Numberz {
     /// 1
     #[thrift(name = "ONE")]
@@ -141,6 +142,7 @@ pub struct CrazyNesting {
 
 /// One of five things.
 #[derive(ThriftUnion, Debug, Clone, PartialEq, Eq)]
+#[thrift(closed)]
 pub enum SomeUnion {
     /// Field 1.
     #[thrift(id = 1, name = "map_thing")]

@@ -56,7 +56,8 @@ fn typedefs_are_resolved_and_annotations_read_past() {
 #[test]
 fn a_changed_field_id_type_name_or_method_is_reported() {
     let apache = parse(&reference()).unwrap();
-    let exported = thrift_conformance::idl();
+    // Without the doc comments the export carries, so the edits below match plain lines.
+    let exported = without_doc_comments(&thrift_conformance::idl());
     for (from, to, expected) in [
         (
             "  11: i64 i64_thing\n}\n\nstruct Xtruct2",
@@ -75,4 +76,27 @@ fn a_changed_field_id_type_name_or_method_is_reported() {
         let diff = differences(&apache, &changed);
         assert!(diff.iter().any(|d| d.starts_with(expected)), "{expected:?} not reported: {diff:#?}");
     }
+}
+
+/// `idl` without its `/** ... */` doc comments, each with the indentation before it and the
+/// line break after it.
+fn without_doc_comments(idl: &str) -> String {
+    let mut out = String::new();
+    let mut rest = idl;
+    while let Some(start) = rest.find("/**") {
+        let before = &rest[..start];
+        out.push_str(before.trim_end_matches(' '));
+        let end = rest[start..].find("*/").map_or(rest.len(), |i| start + i + 2);
+        rest = rest[end..].strip_prefix('\n').unwrap_or(&rest[end..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn doc_comments_are_exported_and_strip_cleanly() {
+    let exported = thrift_conformance::idl();
+    assert!(exported.contains("/**"), "the types' doc comments reach the IDL");
+    let plain = without_doc_comments(&exported);
+    assert!(!plain.contains("/**") && plain.contains("struct Xtruct2 {"), "{plain}");
 }

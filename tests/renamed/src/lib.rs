@@ -5,6 +5,7 @@ use thrift_renamed::{ThriftEnum, ThriftStruct, ThriftUnion};
 
 /// A colour.
 #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[thrift(closed)]
 #[thrift(crate = "thrift_renamed")]
 pub enum Color {
     /// Red.
@@ -16,6 +17,7 @@ pub enum Color {
 
 /// A shape.
 #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
 #[thrift(crate = "thrift_renamed")]
 pub enum Shape {
     /// A circle of this radius.

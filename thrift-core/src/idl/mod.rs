@@ -4,11 +4,14 @@
 //! [`Encode`](crate::Encode) and [`Decode`](crate::Decode) know only bytes, and [`IdlType`],
 //! which the derives emit beside them, knows only how a type is spelled and defined in IDL.
 
+mod literal;
 mod render;
 mod std_types;
 
+pub use literal::IdlLiteral;
+
 #[doc(hidden)]
-pub use render::{enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows};
+pub use render::{doc_comment, enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows};
 
 use std::collections::HashSet;
 
@@ -55,6 +58,7 @@ pub trait ServiceDefinition {
 /// ```
 #[derive(Debug, Default, Clone)]
 pub struct Idl {
+    namespaces: Vec<String>,
     defined: HashSet<String>,
     definitions: Vec<String>,
 }
@@ -92,13 +96,64 @@ impl Idl {
         }
     }
 
+    /// Adds `namespace <scope> <name>` to the document's head (`scope` is a language, `py`,
+    /// `java`, ..., or `*`).
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// let idl = Idl::new().namespace("py", "accounts").namespace("java", "com.example.accounts").render();
+    /// assert_eq!(idl, "namespace py accounts\nnamespace java com.example.accounts\n");
+    /// ```
+    pub fn namespace(&mut self, scope: &str, name: &str) -> &mut Idl {
+        self.namespaces.push(format!("namespace {scope} {name}\n"));
+        self
+    }
+
+    /// Adds `typedef <T> <name>`: another name for `T` in the schema (a Rust newtype is
+    /// better declared `#[thrift(transparent)]`, which exports its own typedef).
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// let idl = Idl::new().typedef::<Vec<i64>>("Ids").render();
+    /// assert_eq!(idl, "typedef list<i64> Ids\n");
+    /// ```
+    pub fn typedef<T: IdlType + ?Sized>(&mut self, name: &str) -> &mut Idl {
+        self.define(name, |idl| format!("typedef {} {name}\n", T::idl_type(idl)));
+        self
+    }
+
+    /// Adds `const <T> <name> = <value>`, the value rendered as an IDL literal.
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// let idl = Idl::new()
+    ///     .constant("MAX_PAGE", &100i32)
+    ///     .constant("GREETING", "hi \"you\"")
+    ///     .constant("PRIMES", &vec![2i64, 3, 5])
+    ///     .render();
+    /// assert_eq!(
+    ///     idl,
+    ///     "const i32 MAX_PAGE = 100\n\nconst string GREETING = \"hi \\\"you\\\"\"\n\nconst list<i64> PRIMES = [2, 3, 5]\n"
+    /// );
+    /// ```
+    pub fn constant<T: IdlType + IdlLiteral + ?Sized>(&mut self, name: &str, value: &T) -> &mut Idl {
+        self.define(name, |idl| format!("const {} {name} = {}\n", T::idl_type(idl), value.idl_literal()));
+        self
+    }
+
     /// Whether `name` has been defined.
     pub fn is_defined(&self, name: &str) -> bool {
         self.defined.contains(name)
     }
 
-    /// The document: each definition in dependency order, separated by blank lines.
+    /// The document: the namespaces, then each definition in dependency order, separated
+    /// by blank lines.
     pub fn render(&self) -> String {
-        self.definitions.join("\n")
+        let head = self.namespaces.concat();
+        let body = self.definitions.join("\n");
+        match (head.is_empty(), body.is_empty()) {
+            (false, false) => format!("{head}\n{body}"),
+            _ => head + &body,
+        }
     }
 }

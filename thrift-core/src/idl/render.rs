@@ -15,6 +15,8 @@ pub struct IdlField {
     pub name: &'static str,
     /// The default value as an IDL literal, when it has one.
     pub default: Option<&'static str>,
+    /// The field's doc comment (from `///`), `""` for none.
+    pub doc: &'static str,
 }
 
 /// One method of a service definition, for [`service_definition`].
@@ -30,6 +32,8 @@ pub struct IdlMethod {
     pub args: Vec<IdlField>,
     /// The declared exceptions.
     pub throws: Vec<IdlField>,
+    /// The method's doc comment, `""` for none.
+    pub doc: &'static str,
 }
 
 /// The `throws (...)` fields of a method's error type.
@@ -38,16 +42,46 @@ pub trait IdlThrows {
     fn idl_throws(idl: &mut Idl) -> Vec<IdlField>;
 }
 
-/// Renders `keyword name { fields }` (`keyword` is `struct`, `union` or `exception`).
+/// `doc` as an IDL doc comment (`/** ... */`, which Apache's compiler attaches to what
+/// follows and passes to the generated code) indented by `indent`, or `""` for no doc.
+///
+/// ```
+/// use thrift_core::__private::doc_comment;
+/// assert_eq!(doc_comment("One.\nTwo */ three.", "  "), "  /**\n   * One.\n   * Two * / three.\n   */\n");
+/// assert_eq!(doc_comment("", ""), "");
+/// ```
+pub fn doc_comment(doc: &str, indent: &str) -> String {
+    if doc.trim().is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{indent}/**\n");
+    for line in doc.lines() {
+        // `*/` would end the comment early.
+        let line = line.replace("*/", "* /");
+        let line = line.trim_end();
+        if line.is_empty() {
+            out.push_str(&format!("{indent} *\n"));
+        } else {
+            out.push_str(&format!("{indent} * {line}\n"));
+        }
+    }
+    out.push_str(&format!("{indent} */\n"));
+    out
+}
+
+/// Renders `keyword name { fields }` (`keyword` is `struct`, `union` or `exception`), after
+/// its doc comment.
 ///
 /// ```
 /// use thrift_core::__private::{struct_definition, IdlField};
-/// let field = IdlField { id: 1, requiredness: "required", ty: "string".into(), name: "name", default: None };
-/// assert_eq!(struct_definition("struct", "Hello", &[field]), "struct Hello {\n  1: required string name\n}\n");
+/// let field = IdlField { id: 1, requiredness: "required", ty: "string".into(), name: "name", default: None, doc: "" };
+/// assert_eq!(struct_definition("struct", "Hello", "", &[field]), "struct Hello {\n  1: required string name\n}\n");
 /// ```
-pub fn struct_definition(keyword: &str, name: &str, fields: &[IdlField]) -> String {
-    let mut out = format!("{keyword} {name} {{\n");
+pub fn struct_definition(keyword: &str, name: &str, doc: &str, fields: &[IdlField]) -> String {
+    let mut out = doc_comment(doc, "");
+    out.push_str(&format!("{keyword} {name} {{\n"));
     for f in fields {
+        out.push_str(&doc_comment(f.doc, "  "));
         out.push_str(&format!("  {}: ", f.id));
         if !f.requiredness.is_empty() {
             out.push_str(f.requiredness);
@@ -63,15 +97,17 @@ pub fn struct_definition(keyword: &str, name: &str, fields: &[IdlField]) -> Stri
     out
 }
 
-/// Renders `enum name { variant = value, ... }`.
+/// Renders `enum name { variant = value, ... }`; each variant is (name, value, doc).
 ///
 /// ```
 /// use thrift_core::__private::enum_definition;
-/// assert_eq!(enum_definition("Color", &[("RED", 1), ("GREEN", 2)]), "enum Color {\n  RED = 1\n  GREEN = 2\n}\n");
+/// assert_eq!(enum_definition("Color", "", &[("RED", 1, ""), ("GREEN", 2, "")]), "enum Color {\n  RED = 1\n  GREEN = 2\n}\n");
 /// ```
-pub fn enum_definition(name: &str, variants: &[(&str, i32)]) -> String {
-    let mut out = format!("enum {name} {{\n");
-    for (variant, value) in variants {
+pub fn enum_definition(name: &str, doc: &str, variants: &[(&str, i32, &str)]) -> String {
+    let mut out = doc_comment(doc, "");
+    out.push_str(&format!("enum {name} {{\n"));
+    for (variant, value, doc) in variants {
+        out.push_str(&doc_comment(doc, "  "));
         out.push_str(&format!("  {variant} = {value}\n"));
     }
     out.push_str("}\n");
@@ -82,11 +118,12 @@ pub fn enum_definition(name: &str, variants: &[(&str, i32)]) -> String {
 ///
 /// ```
 /// use thrift_core::__private::{service_definition, IdlField, IdlMethod};
-/// let arg = IdlField { id: 1, requiredness: "", ty: "string".into(), name: "who", default: None };
-/// let hello = IdlMethod { name: "hello", oneway: false, returns: "string".into(), args: vec![arg], throws: vec![] };
-/// assert_eq!(service_definition("Greeter", &[hello]), "service Greeter {\n  string hello(1: string who)\n}\n");
+/// let arg = IdlField { id: 1, requiredness: "", ty: "string".into(), name: "who", default: None, doc: "" };
+/// let hello =
+///     IdlMethod { name: "hello", oneway: false, returns: "string".into(), args: vec![arg], throws: vec![], doc: "" };
+/// assert_eq!(service_definition("Greeter", "", &[hello]), "service Greeter {\n  string hello(1: string who)\n}\n");
 /// ```
-pub fn service_definition(name: &str, methods: &[IdlMethod]) -> String {
+pub fn service_definition(name: &str, doc: &str, methods: &[IdlMethod]) -> String {
     let fields = |fields: &[IdlField]| {
         let rendered: Vec<String> = fields
             .iter()
@@ -97,8 +134,10 @@ pub fn service_definition(name: &str, methods: &[IdlMethod]) -> String {
             .collect();
         rendered.join(", ")
     };
-    let mut out = format!("service {name} {{\n");
+    let mut out = doc_comment(doc, "");
+    out.push_str(&format!("service {name} {{\n"));
     for m in methods {
+        out.push_str(&doc_comment(m.doc, "  "));
         out.push_str("  ");
         if m.oneway {
             out.push_str("oneway ");

@@ -1,7 +1,8 @@
 //! The IDL spelling of the standard types this crate encodes.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -39,11 +40,24 @@ macro_rules! pointee {
     )+};
 }
 
-pointee!(&T, Box<T>, Arc<T>);
+pointee!(&T, Box<T>, Arc<T>, Rc<T>);
 
 impl<T: IdlType> IdlType for Vec<T> {
     fn idl_type(idl: &mut Idl) -> String {
         format!("list<{}>", T::idl_type(idl))
+    }
+}
+
+impl<T: IdlType> IdlType for VecDeque<T> {
+    fn idl_type(idl: &mut Idl) -> String {
+        format!("list<{}>", T::idl_type(idl))
+    }
+}
+
+#[cfg(feature = "uuid")]
+impl IdlType for ::uuid::Uuid {
+    fn idl_type(_: &mut Idl) -> String {
+        "uuid".into()
     }
 }
 

@@ -5,8 +5,11 @@ mod containers;
 mod ordered_double;
 mod pointers;
 mod primitives;
+mod shared;
 mod strings;
 mod uuid;
+#[cfg(feature = "uuid")]
+mod uuid_crate;
 
 pub use self::ordered_double::OrderedDouble;
-pub use self::uuid::Uuid;
+pub use self::uuid::{ParseUuidError, Uuid};

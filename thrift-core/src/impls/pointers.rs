@@ -1,5 +1,7 @@
-//! References and boxes write what they point to; `Box` also decodes, for recursive types.
+//! References, boxes and shared pointers write what they point to; `Box`, `Arc` and `Rc` of
+//! a sized type also decode (`Box` for recursive types).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use bytes::BufMut;
@@ -41,7 +43,7 @@ macro_rules! forward {
     )+};
 }
 
-forward!(&T, Box<T>, Arc<T>);
+forward!(&T, Box<T>, Arc<T>, Rc<T>);
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     #[inline]
@@ -54,5 +56,12 @@ impl<'de, T: Decode<'de>> Decode<'de> for Arc<T> {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         T::decode::<P>(r).map(Arc::new)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Rc<T> {
+    #[inline]
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
+        T::decode::<P>(r).map(Rc::new)
     }
 }

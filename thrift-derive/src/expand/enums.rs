@@ -17,7 +17,10 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
     let idents: Vec<_> = variants.iter().map(|v| &v.ident).collect();
     let values: Vec<_> = variants.iter().map(|v| &v.value).collect();
     let names = variants.iter().map(|v| &v.name);
-    let idl = impls.idl_impl(quote!(#krate::__private::enum_definition(#name, &[#((#names, #values)),*])));
+    let docs = variants.iter().map(|v| &v.doc);
+    let doc = &container.doc;
+    let idl =
+        impls.idl_impl(quote!(#krate::__private::enum_definition(idl_name, #doc, &[#((#names, #values, #docs)),*])));
     let unknown_to_i32 = unknown.map(|u| quote!(#ident::#u(v) => *v,));
     let from_i32_fallback = match unknown {
         Some(u) => quote!(other => ::core::result::Result::Ok(#ident::#u(other)),),

@@ -2,14 +2,16 @@
 
 mod enums;
 mod structs;
+mod transparent;
 mod unions;
 
 pub use enums::expand_enum;
 pub use structs::expand_struct;
+pub use transparent::expand_transparent;
 pub use unions::expand_union;
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{parse_quote, GenericParam, Generics, Lifetime, Path, WherePredicate};
 
@@ -40,6 +42,11 @@ impl<'a> Impls<'a> {
             let predicate: WherePredicate = parse_quote!(#param: #bound);
             where_clause.predicates.push(predicate);
         }
+        // `bound = "..."`: what the fields need beyond the trait itself (`T: Default` for a
+        // generic field of default requiredness), on every impl.
+        if let Some(extra) = &self.container.attrs.bound {
+            where_clause.predicates.extend(extra.iter().cloned());
+        }
         if decode {
             let de: Lifetime = parse_quote!('__de);
             let lifetimes: Vec<_> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
@@ -58,20 +65,33 @@ impl<'a> Impls<'a> {
         self.head(quote!(#krate::ThriftType), quote!(#krate::ThriftType), false)
     }
 
-    /// `IdlType` for the type, defining it as `name` with `render` (an expression of `idl`
-    /// giving the definition's text), inside `if_idl!` so it is compiled only with
-    /// thrift-core's `idl` feature.
+    /// `IdlType` for the type, defining it as its IDL name with `render` (an expression of
+    /// `idl` and `idl_name: &str` giving the definition's text), inside `if_idl!` so it is
+    /// compiled only with thrift-core's `idl` feature.
+    ///
+    /// A generic type is named per instantiation (`Page<Item>` is `Page_Item`, `Page<String>`
+    /// is `Page_string`): IDL has no generics, and one name for both would keep only the first.
     pub fn idl_impl(&self, render: TokenStream) -> TokenStream {
         let krate = &self.krate;
         let name = &self.container.name;
         let head = self.head(quote!(#krate::IdlType), quote!(#krate::IdlType), false);
+        let params: Vec<_> = self.container.input.generics.type_params().map(|p| &p.ident).collect();
+        let idl_name = if params.is_empty() {
+            quote!(<::std::string::String as ::core::convert::From<&str>>::from(#name))
+        } else {
+            quote!(#krate::__private::instantiation_name(#name, &[#(<#params as #krate::IdlType>::idl_type(idl)),*]))
+        };
         quote! {
             #krate::__private::if_idl! {
                 #head {
                     #[allow(unused_variables)]
                     fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
-                        idl.define(#name, |idl| #render);
-                        <::std::string::String as ::core::convert::From<&str>>::from(#name)
+                        let idl_name: ::std::string::String = #idl_name;
+                        idl.define(&idl_name, |idl| {
+                            let idl_name: &str = &idl_name;
+                            #render
+                        });
+                        idl_name
                     }
                 }
             }
@@ -98,12 +118,18 @@ impl<'a> Impls<'a> {
         let input = self.container.input;
         let ident = &input.ident;
         let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-        quote! {
-            impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::core::fmt::Debug::fmt(self, f)
+        // `display = false`: the user writes a message worth reading; Debug is the fallback.
+        let display = self.container.attrs.display.then(|| {
+            quote! {
+                impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        ::core::fmt::Debug::fmt(self, f)
+                    }
                 }
             }
+        });
+        quote! {
+            #display
             impl #impl_generics ::std::error::Error for #ident #ty_generics #where_clause {}
         }
     }
@@ -115,6 +141,23 @@ impl<'a> Impls<'a> {
 /// the generated locals (`s`, `r`, `self`) would not be found.
 pub fn span_at(tokens: &impl Spanned) -> Span {
     Span::call_site().located_at(tokens.span())
+}
+
+/// `tokens` with every span moved to `span`, so an error about them points there.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(group) = &tree {
+                let mut inner = proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tree = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }
 
 /// Wraps generated items so their helper names cannot clash with the user's.
@@ -162,6 +205,7 @@ pub fn idl_field(
     ty: &impl quote::ToTokens,
     name: &str,
     default: Option<String>,
+    doc: &str,
 ) -> TokenStream {
     let default = match default {
         Some(lit) => quote!(::core::option::Option::Some(#lit)),
@@ -174,18 +218,65 @@ pub fn idl_field(
             ty: <#ty as #krate::IdlType>::idl_type(idl),
             name: #name,
             default: #default,
+            doc: #doc,
         }
     }
 }
 
-/// The IDL literal for a default expression, when it is a plain literal.
+/// The IDL literal for a default expression, when it is a literal: a number, `true`/`false`,
+/// a string (IDL has the same double-quoted form), a list `[a, b]` of literals, or `-n`.
+/// `None` for anything else (a call, a path), which the IDL then cannot show.
 pub fn idl_literal(expr: &syn::Expr) -> Option<String> {
     match expr {
-        syn::Expr::Lit(lit) => Some(quote!(#lit).to_string()),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(quote_idl_string(&s.value())),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => Some(i.base10_digits().to_owned()),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => Some(f.base10_digits().to_owned()),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => Some(b.value.to_string()),
         syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
-            matches!(**expr, syn::Expr::Lit(_)).then(|| format!("-{}", quote!(#expr)))
+            idl_literal(expr).filter(|lit| lit.starts_with(|c: char| c.is_ascii_digit())).map(|lit| format!("-{lit}"))
+        }
+        syn::Expr::Array(array) => {
+            let items: Option<Vec<String>> = array.elems.iter().map(idl_literal).collect();
+            items.map(|items| format!("[{}]", items.join(", ")))
         }
         _ => None,
+    }
+}
+
+/// `s` as an IDL string literal. Apache's lexer takes everything up to the next `"` and
+/// unescapes `\\`, `\"`, `\n`, `\t` and `\r`.
+fn quote_idl_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The value of a `default = expr` in Rust: a string, byte string or array literal converts
+/// with `From` into the field's type (`"guest"` for a `String`, `Box<str>` or `Arc<str>`,
+/// `[1, 2]` for a `Vec` or set), anything else is used as written.
+/// Spanned at the expression, so a literal the type cannot be made from is reported there.
+pub fn default_value(expr: &syn::Expr, ty: &syn::Type) -> TokenStream {
+    let span = span_at(expr);
+    let ty = respan(quote!(#ty), span);
+    match expr {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(_), .. }) => {
+            quote_spanned!(span=> <#ty as ::core::convert::From<&str>>::from(#expr))
+        }
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::ByteStr(_), .. }) => {
+            quote_spanned!(span=> <#ty as ::core::convert::From<&[u8]>>::from(&#expr[..]))
+        }
+        syn::Expr::Array(_) => quote_spanned!(span=> <#ty as ::core::convert::From<_>>::from(#expr)),
+        _ => quote!(#expr),
     }
 }
 
@@ -220,17 +311,19 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
             }
         }
     });
-    let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None));
+    let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None, ""));
     quote! {
         impl #krate::__private::Exceptions for #ident {
             fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
                 &self,
                 s: &mut #krate::StructEncoder<'_, __P, __B>,
             ) {
-                match self { #(#write)* }
+                #[allow(unreachable_patterns)]
+                match self { #(#write)* _ => {} }
             }
             fn size_fields<__P: #krate::Protocol>(&self, s: &mut #krate::StructSizer<__P>) {
-                match self { #(#write)* }
+                #[allow(unreachable_patterns)]
+                match self { #(#write)* _ => {} }
             }
             fn read_field<'__de, __P: #krate::Protocol>(
                 s: &mut #krate::StructDecoder<__P>,

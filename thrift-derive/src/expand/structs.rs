@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{exceptions_impl, idl_field, idl_literal, span_at, wrap, Impls, ThrownField};
+use super::{default_value, exceptions_impl, idl_field, idl_literal, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, Field, Requiredness};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
@@ -12,15 +12,18 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     let krate = &impls.krate;
     let name = &container.name;
     let keyword = if container.attrs.exception { "exception" } else { "struct" };
+    let doc = &container.doc;
 
     let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
+    // `skip` fields are only built, never on the wire or in the IDL.
+    let (skipped, fields): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.skip);
     let idl_fields = fields.iter().map(|f| {
         let default = f.default.as_ref().and_then(idl_literal);
-        idl_field(krate, f.id, f.requiredness.idl(), &f.value_ty, &f.name, default)
+        idl_field(krate, f.id, f.requiredness.idl(), &f.value_ty, &f.name, default, &f.doc)
     });
     // Apache's generators write fields by ascending id, whatever the declaration order;
     // doing the same keeps our bytes identical to theirs.
-    let mut by_id: Vec<&Field> = fields.iter().collect();
+    let mut by_id: Vec<&Field> = fields.clone();
     by_id.sort_by_key(|f| f.id);
     let write_fields: Vec<_> = by_id.into_iter().map(write_field).collect();
     let slots = fields.iter().map(|f| {
@@ -30,9 +33,16 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     });
     let arms = fields.iter().map(|f| {
         let (id, slot, field_name) = (f.id, slot(f), &f.name);
+        // A required field with another wire type is an error of its own; any other field
+        // is skipped, as Apache's C++ and Java do.
+        // The method name carries the type's location: a missing `Decode` is reported there.
+        let read = match f.requiredness {
+            Requiredness::Required => syn::Ident::new("read_required", span_at(&f.value_ty)),
+            _ => syn::Ident::new("read", span_at(&f.value_ty)),
+        };
         // At the field type: a type without `Decode` is reported there, not at the derive.
         quote_spanned! {span_at(&f.value_ty)=>
-            #id => s.read(r, field, &mut #slot).map_err(|e| e.in_field(#name, #field_name, #id))?,
+            #id => s.#read(r, field, &mut #slot).map_err(|e| e.in_field(#name, #field_name, #id))?,
         }
     });
     let build = fields.iter().map(|f| {
@@ -48,27 +58,42 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                     }
                 }
             },
-            (Requiredness::Default, Some(default)) => quote! {
-                match #slot {
-                    ::core::option::Option::Some(v) => v,
-                    ::core::option::Option::None => #default,
+            (Requiredness::Default, Some(default)) => {
+                let default = default_value(default, ty);
+                quote! {
+                    match #slot {
+                        ::core::option::Option::Some(v) => v,
+                        ::core::option::Option::None => #default,
+                    }
                 }
-            },
+            }
             (Requiredness::Default, None) => quote_spanned! {span_at(ty)=>
                 ::core::option::Option::unwrap_or_else(#slot, <#ty as ::core::default::Default>::default)
             },
         };
         quote!(#ident: #value,)
     });
+    let build_skipped = skipped.iter().map(|f| {
+        let (ident, ty) = (&f.ident, &f.value_ty);
+        let value = match &f.default {
+            Some(default) => default_value(default, ty),
+            None => quote_spanned!(span_at(ty)=> <#ty as ::core::default::Default>::default()),
+        };
+        quote!(#ident: #value,)
+    });
     let idl = impls.idl_impl(quote! {{
         let fields = [#(#idl_fields),*];
-        #krate::__private::struct_definition(#keyword, #name, &fields)
+        #krate::__private::struct_definition(#keyword, idl_name, #doc, &fields)
     }});
     let exception = impls.exception_impls();
-    // An exception is thrown as field 1 `err` of a result struct (a ThriftUnion of
-    // exceptions gives other ids).
+    // An exception is thrown as field 1 `err` of a result struct, or as its `throws(...)`
+    // says (a ThriftUnion of exceptions gives one field per variant).
     let thrown = container.attrs.exception.then(|| {
-        let field = ThrownField { id: 1, name: "err".into(), ty: quote!(Self), pattern: quote!(v) };
+        let (id, name) = match &container.attrs.throws {
+            Some((id, name, _)) => (*id, name.clone()),
+            None => (1, "err".to_owned()),
+        };
+        let field = ThrownField { id, name, ty: quote!(Self), pattern: quote!(v) };
         exceptions_impl(&impls, &[field])
     });
 
@@ -104,7 +129,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                         _ => s.skip(r, field)?,
                     }
                 }
-                ::core::result::Result::Ok(Self { #(#build)* })
+                ::core::result::Result::Ok(Self { #(#build)* #(#build_skipped)* })
             }
         }
 

@@ -6,25 +6,30 @@ use quote::{quote, quote_spanned};
 use super::{exceptions_impl, idl_field, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
-pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> TokenStream {
+pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknown: Option<&syn::Ident>) -> TokenStream {
     let impls = Impls::new(container);
     let krate = &impls.krate;
     let ident = &container.input.ident;
     let name = &container.name;
+    let doc = &container.doc;
     let (thrift_type, encode, decode) = (impls.thrift_type_head(), impls.encode_head(), impls.decode_head());
 
-    let idl_fields = variants.iter().map(|v| idl_field(krate, v.id, "", &v.ty, &v.name, None));
+    let idl_fields = variants.iter().map(|v| idl_field(krate, v.id, "", &v.ty, &v.name, None, &v.doc));
     let idl = impls.idl_impl(quote! {{
         let fields = [#(#idl_fields),*];
-        #krate::__private::struct_definition("union", #name, &fields)
+        #krate::__private::struct_definition("union", idl_name, #doc, &fields)
     }});
-    let write_arms: Vec<_> = variants
+    let mut write_arms: Vec<_> = variants
         .iter()
         .map(|v| {
             let (variant, id) = (&v.ident, v.id);
             quote_spanned!(span_at(&v.ty)=> #ident::#variant(v) => s.field(#id, v),)
         })
         .collect();
+    // The member a newer peer set is not kept, only its id: re-encoded, the union is empty.
+    if let Some(u) = unknown {
+        write_arms.push(quote!(#ident::#u(_) => {}));
+    }
     let read_arms = variants.iter().map(|v| {
         let (variant, id, ty, field_name) = (&v.ident, v.id, &v.ty, &v.name);
         // At the variant's type: a type without `Decode` is reported there.
@@ -35,10 +40,39 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
                 if let ::core::option::Option::Some(v) = slot {
                     value = ::core::option::Option::Some(#ident::#variant(v));
                     count += 1;
+                } else if unknown_id.is_none() {
+                    // Skipped for its wire type: a member this side cannot read.
+                    unknown_id = ::core::option::Option::Some(#id);
                 }
             }
         }
     });
+    let finish = match unknown {
+        // Open: no known member (a newer peer's, or none at all) is the unknown case.
+        Some(u) => quote! {
+            match value {
+                ::core::option::Option::Some(v) if count == 1 => ::core::result::Result::Ok(v),
+                ::core::option::Option::None => ::core::result::Result::Ok(#ident::#u(
+                    ::core::option::Option::unwrap_or(unknown_id, 0)
+                )),
+                _ => ::core::result::Result::Err(#krate::Error::at(
+                    #krate::ErrorKind::InvalidUnion { name: #name, count },
+                    start,
+                )),
+            }
+        },
+        None => quote! {
+            // Closed: only the count matters.
+            let _ = unknown_id;
+            match value {
+                ::core::option::Option::Some(v) if count == 1 => ::core::result::Result::Ok(v),
+                _ => ::core::result::Result::Err(#krate::Error::at(
+                    #krate::ErrorKind::InvalidUnion { name: #name, count },
+                    start,
+                )),
+            }
+        },
+    };
     let exception = impls.exception_impls();
     let thrown: Vec<_> = variants
         .iter()
@@ -76,20 +110,20 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant]) -> Tok
                 let start = r.position();
                 let mut value: ::core::option::Option<Self> = ::core::option::Option::None;
                 let mut count = 0usize;
+                let mut unknown_id: ::core::option::Option<i16> = ::core::option::Option::None;
                 let mut s = #krate::StructDecoder::<__P>::begin(r)?;
                 while let ::core::option::Option::Some(field) = s.next_field(r)? {
                     match field.id {
                         #(#read_arms)*
-                        _ => s.skip(r, field)?,
+                        _ => {
+                            if unknown_id.is_none() {
+                                unknown_id = ::core::option::Option::Some(field.id);
+                            }
+                            s.skip(r, field)?
+                        }
                     }
                 }
-                match value {
-                    ::core::option::Option::Some(v) if count == 1 => ::core::result::Result::Ok(v),
-                    _ => ::core::result::Result::Err(#krate::Error::at(
-                        #krate::ErrorKind::InvalidUnion { name: #name, count },
-                        start,
-                    )),
-                }
+                #finish
             }
         }
 

@@ -251,13 +251,16 @@ fn definition(names: &Names<'_>) -> TokenStream {
     let service = names.service;
     let (vis, name) = (&service.item.vis, &service.name);
     let ident = names.prefixed("Definition");
+    let service_doc = crate::ast::doc_of(&service.item.attrs);
     let methods = service.methods.iter().map(|m| {
         let (method_name, oneway) = (&m.name, m.oneway);
+        let doc = crate::ast::doc_of(&m.attrs);
         let err = names.error(m);
         let args = m.args.iter().map(|a| {
             let value_ty = crate::ast::option_inner(&a.ty).unwrap_or(&a.ty);
-            let requiredness = if a.optional { "optional" } else { "" };
-            crate::expand::idl_field(core, a.id, requiredness, value_ty, &a.name, None)
+            // Apache ignores (and warns about) requiredness on arguments: an `Option`
+            // argument is one the caller may leave unset, which default requiredness says.
+            crate::expand::idl_field(core, a.id, "", value_ty, &a.name, None, "")
         });
         let returns = match &m.value {
             Some(ty) => quote!(<#ty as #core::IdlType>::idl_type(idl)),
@@ -270,6 +273,7 @@ fn definition(names: &Names<'_>) -> TokenStream {
                 returns: #returns,
                 args: ::std::vec![#(#args),*],
                 throws: <#err as #core::__private::IdlThrows>::idl_throws(idl),
+                doc: #doc,
             }
         }
     });
@@ -286,7 +290,7 @@ fn definition(names: &Names<'_>) -> TokenStream {
                 fn define(idl: &mut #core::Idl) {
                     idl.define(#name, |idl| {
                         let methods = [#(#methods),*];
-                        #core::__private::service_definition(#name, &methods)
+                        #core::__private::service_definition(#name, #service_doc, &methods)
                     });
                 }
             }

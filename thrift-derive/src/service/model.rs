@@ -107,7 +107,12 @@ pub fn parse(cx: &mut Ctxt, args: ServiceArgs, item: ItemTrait) -> Service {
             cx.error(&m.ident, format!("duplicate method name `{}`", m.name));
         }
         seen.push(&m.name);
+        crate::keywords::check(cx, &m.ident, "method", &m.name);
+        for a in &m.args {
+            crate::keywords::check(cx, &a.ident, "argument", &a.name);
+        }
     }
+    crate::keywords::check(cx, &item.ident, "service", &name);
     Service { item, name, methods }
 }
 
