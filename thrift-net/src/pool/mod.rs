@@ -46,7 +46,9 @@ use metrics::Counters;
 /// When a connection cannot be opened nothing was sent, so the call moves to another
 /// endpoint; when none is left it fails at once with [`CallError::Unavailable`] naming each
 /// endpoint and why. A call that fails with [`CallError::Transport`] or
-/// [`CallError::Timeout`] may have reached the server, and is never retried.
+/// [`CallError::Timeout`] may have reached the server, and is never retried; one that
+/// certainly did not run ([`CallError::NotSent`], or refused by a server shutting down,
+/// see [`CallError::is_retry_safe`]) is sent again on another connection, twice at most.
 ///
 /// There are no background tasks: expired and surplus idle connections are dropped as
 /// connections are checked out and returned, and [`Pool::maintain`] (or the task
@@ -192,10 +194,29 @@ impl Pool {
     }
 
     /// Chooses an endpoint and a connection there, runs `op` on it, and gives the
-    /// connection back (or discards it) according to the outcome.
+    /// connection back (or discards it) according to the outcome. A call that certainly did
+    /// not run (never sent, or refused unrun by a server shutting down) is made again, at
+    /// most [`RESENDS`] times.
     async fn dispatch<T, F, Fut>(&self, op: F) -> Result<T, CallError>
     where
-        F: FnOnce(Client) -> Fut,
+        F: Fn(Client) -> Fut,
+        Fut: Future<Output = Result<T, CallError>>,
+    {
+        let mut resends = 0;
+        loop {
+            let result = self.dispatch_once(&op).await;
+            match &result {
+                Err(e) if resends < RESENDS && e.is_retry_safe() && !matches!(e, CallError::Unavailable(_)) => {
+                    resends += 1;
+                }
+                _ => return result,
+            }
+        }
+    }
+
+    async fn dispatch_once<T, F, Fut>(&self, op: &F) -> Result<T, CallError>
+    where
+        F: Fn(Client) -> Fut,
         Fut: Future<Output = Result<T, CallError>>,
     {
         let settings = &self.inner.settings;
@@ -224,10 +245,14 @@ impl Pool {
         if let Err(CallError::Timeout(_)) = &result {
             Counters::bump(&picked.endpoint.counters.timeouts);
         }
+        picked.finished(&result, settings);
         lease.finish(&result);
         result
     }
 }
+
+/// How many times a call that certainly did not run is sent again, on another connection.
+const RESENDS: usize = 2;
 
 /// Why no endpoint took a call: those refused during it, else each endpoint's state.
 fn unavailable(list: &[Arc<Endpoint>], refused: &[String], settings: &Settings) -> CallError {
