@@ -50,6 +50,20 @@ use metrics::Counters;
 /// certainly did not run ([`CallError::NotSent`], or refused by a server shutting down,
 /// see [`CallError::is_retry_safe`]) is sent again on another connection, twice at most.
 ///
+/// Every limit and timeout ([`PoolConfig`], with its [`ClientConfig`](crate::ClientConfig)),
+/// its default, and what a caller sees when it is hit:
+///
+/// | setting | default | when hit |
+/// | --- | --- | --- |
+/// | `client.call_timeout` | 30 s | `CallError::Timeout`; the connection is discarded (exclusive) or retired and replaced at once (shared), and the failure counts toward ejection |
+/// | `connect_timeout` | 2 s | the connect fails: the endpoint is ejected and the call moves to another; none left: `CallError::Unavailable` |
+/// | `wait_timeout` | 5 s | every connection stayed busy: `CallError::Unavailable` ("no connection ... free within") |
+/// | `max_total` | 32 | calls wait for a connection (up to `wait_timeout`) |
+/// | `max_idle`, `max_idle_global`, `idle_timeout`, `max_lifetime` | `max_total`, none, 30 s, none | the connection is closed instead of kept; nothing visible to callers |
+/// | `eject_after_failures` | 5 | the endpoint is ejected for `eject_backoff` (100 ms, doubling to `max_eject_backoff`, 10 s): calls go elsewhere; if every endpoint is ejected for failing calls, they still take calls |
+/// | refused connect | — | ejected as above; calls fail fast with `CallError::Unavailable` naming each endpoint when none is left |
+/// | server shutting down / connection closed before the call was written | — | the call is sent again on another connection, twice at most, then `CallError::NotSent` or the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception (`is_retry_safe()`) |
+///
 /// There are no background tasks: expired and surplus idle connections are dropped as
 /// connections are checked out and returned, and [`Pool::maintain`] (or the task
 /// [`Pool::spawn_maintenance`] starts, if you want one) pre-warms `min_idle` and prunes.

@@ -33,6 +33,23 @@ impl Default for ServerConfig {
 /// Sets up a [`Server`]: connection and request limits, the read-idle timeout, and the
 /// decoding [`Limits`].
 ///
+/// Every limit and timeout, its default, and what a client sees when it is hit:
+///
+/// | setting | default | when hit |
+/// | --- | --- | --- |
+/// | [`max_connections`](Self::max_connections) | 10,000 | the connection is accepted and closed at once: the client's calls fail (`Transport`, or `NotSent` once it saw the close); counted in `connections_rejected` |
+/// | [`max_in_flight_per_connection`](Self::max_in_flight_per_connection) | 1024 | the connection is not read until a request finishes: later calls wait (then may hit the client's `call_timeout`) |
+/// | [`max_pending_bytes_per_connection`](Self::max_pending_bytes_per_connection) | 8 MiB | the connection is not read, and finished replies wait to be queued, until the peer reads: calls wait; `bytes_pending` shows it |
+/// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
+/// | [`read_idle_timeout`](Self::read_idle_timeout) | 60 s | a peer silent (or trickling) while owed nothing is disconnected: its next call fails `NotSent` (or `Transport` if it raced the close) |
+/// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
+/// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
+/// | shutdown `grace` ([`ServerHandle::shutdown`](super::ServerHandle::shutdown)) | given per call | before it: requests read after shutdown began are answered [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) (`is_retry_safe()`), every running handler's reply is delivered, then a clean close; past it: handlers are abandoned and connections closed (`Transport`) |
+///
+/// Not bounded yet: handlers have no server-side deadline and are not cancelled when their
+/// client disconnects, and there is no server-wide budget for partly received messages
+/// (each connection may hold one frame up to `max_frame_len` while it arrives).
+///
 /// ```
 /// use std::time::Duration;
 /// use thrift_core::Limits;
