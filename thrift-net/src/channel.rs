@@ -144,6 +144,7 @@ impl Reply {
     }
 
     /// The `TApplicationException` an exception message carries, if it is one and decodes.
+    #[cfg(feature = "client")]
     pub(crate) fn application_exception(&self) -> Option<ApplicationException> {
         (self.kind == MessageType::Exception).then(|| self.decode_body::<ApplicationException>().ok()).flatten()
     }
