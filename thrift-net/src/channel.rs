@@ -46,9 +46,14 @@ pub enum CallError<E = thrift_core::NoException> {
     /// The reply could not be decoded.
     #[error("undecodable reply: {0}")]
     Protocol(thrift_core::Error),
-    /// The connection failed or closed before the reply came.
+    /// The connection failed or closed before the reply came. The call may have reached the
+    /// server (and run there): retry it only if it is idempotent.
     #[error("transport: {0}")]
     Transport(TransportError),
+    /// The call was never written: its connection was closed, broken or closing (the server
+    /// said it is shutting down) before its turn came. Safe to send again elsewhere.
+    #[error("not sent: {0}")]
+    NotSent(TransportError),
     /// No reply within the call's timeout.
     #[error("no reply within {0:?}")]
     Timeout(Duration),
@@ -68,10 +73,31 @@ impl CallError {
             CallError::Application(e) => CallError::Application(e),
             CallError::Protocol(e) => CallError::Protocol(e),
             CallError::Transport(e) => CallError::Transport(e),
+            CallError::NotSent(e) => CallError::NotSent(e),
             CallError::Timeout(d) => CallError::Timeout(d),
             CallError::Unavailable(why) => CallError::Unavailable(why),
         }
     }
+}
+
+impl<E> CallError<E> {
+    /// Whether the call certainly did not run on the server, so sending it again (to
+    /// another connection or endpoint) cannot run it twice: it was [never
+    /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), or
+    /// the server refused it unrun while shutting down (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN)
+    /// exception).
+    pub fn is_retry_safe(&self) -> bool {
+        match self {
+            CallError::NotSent(_) | CallError::Unavailable(_) => true,
+            CallError::Application(e) => is_shutting_down(e),
+            _ => false,
+        }
+    }
+}
+
+/// Whether `e` is the exception a server answers with, unrun, while shutting down.
+pub(crate) fn is_shutting_down(e: &ApplicationException) -> bool {
+    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::SHUTTING_DOWN
 }
 
 impl<E> From<TransportError> for CallError<E> {
@@ -115,6 +141,12 @@ impl Reply {
     /// The whole message, envelope included.
     pub fn message(&self) -> &Bytes {
         &self.message
+    }
+
+    /// The `TApplicationException` an exception message carries, if it is one and decodes.
+    #[cfg(feature = "client")]
+    pub(crate) fn application_exception(&self) -> Option<ApplicationException> {
+        (self.kind == MessageType::Exception).then(|| self.decode_body::<ApplicationException>().ok()).flatten()
     }
 
     fn decode_body<T: thrift_core::DecodeOwned>(&self) -> thrift_core::Result<T> {

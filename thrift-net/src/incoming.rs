@@ -13,6 +13,13 @@ use thrift_core::{
 use crate::detect::ProtocolKind;
 use crate::message::Message;
 
+/// The message of the `TApplicationException` (kind `UNKNOWN`) a [`Server`](crate::Server)
+/// answers a request with when it read the request after its shutdown began: the request
+/// was not run, so it is safe to send again, to another server.
+/// [`CallError::is_retry_safe`](crate::CallError::is_retry_safe) tells it apart, and a
+/// [`Client`](crate::Client) receiving it sends nothing more on that connection.
+pub const SHUTTING_DOWN: &str = "the server is shutting down; the request was not processed";
+
 /// A Thrift service: what `#[service]` implements for its generated `…Server` type.
 ///
 /// The server calls it once per request, concurrently for requests on one connection.

@@ -104,10 +104,10 @@ async fn a_broken_connection_fails_every_pending_call_at_once() {
     assert!(broke.elapsed() < Duration::from_secs(2), "the calls waited {:?}", broke.elapsed());
     assert!(client.channel().is_closed());
     assert_eq!(client.channel().in_flight(), 0);
-    // Later calls fail at once, without waiting for their timeout.
+    // Later calls fail at once, without waiting for their timeout, as never sent.
     let started = Instant::now();
     let e = within(client.say_hello(HelloRequest { name: "after".into() })).await.unwrap_err();
-    assert!(matches!(e, CallError::Transport(_)), "{e:?}");
+    assert!(matches!(e, CallError::NotSent(_)) && e.is_retry_safe(), "{e:?}");
     assert!(started.elapsed() < Duration::from_millis(100));
 }
 
@@ -117,6 +117,15 @@ async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
     let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
     let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
+
+    // A call abandoned once sent: its late reply is a stray.
+    let abandoned = tokio::spawn({
+        let client = client.clone();
+        async move { client.say_hello(HelloRequest { name: "abandoned".into() }).await }
+    });
+    let stray_seqid = server.request().await.expect("a call").seqid();
+    abandoned.abort();
+    let _ = abandoned.await;
 
     let mut calls = JoinSet::new();
     for i in 0..5 {
@@ -134,7 +143,6 @@ async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
 
     // A reply nobody waits for, then the real ones in reverse order, all in one write.
     let mut replies = Vec::new();
-    let stray_seqid = (1..).find(|s| !seqids.contains(s)).unwrap();
     let call =
         encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, stray_seqid, &say_hello_args("x"));
     let fake = Incoming::parse(Bytes::from(call), ProtocolKind::Binary, true, Limits::default()).unwrap();
@@ -153,7 +161,8 @@ async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
         let (i, reply) = joined.unwrap();
         assert_eq!(reply.unwrap().message, format!("to caller-{i}"));
     }
-    assert!(!client.channel().is_closed(), "a stray reply is no reason to close");
+    assert!(!client.channel().is_closed(), "a late reply is no reason to close");
+    assert_eq!(client.channel().stray_replies(), 1, "and it is counted");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -168,8 +177,9 @@ async fn an_undecodable_reply_fails_the_pending_calls() {
     server.request().await.expect("a call");
     server.send(&[0, 0, 0, 3, 1, 2, 3]).await; // a frame that holds no envelope
     match within(call).await.unwrap() {
-        Err(CallError::Transport(e)) => assert!(e.to_string().contains("undecodable reply"), "{e}"),
-        other => panic!("expected a transport error, got {other:?}"),
+        // The protocol's own error, kept typed.
+        Err(CallError::Protocol(e)) => assert!(!e.to_string().is_empty()),
+        other => panic!("expected a protocol error, got {other:?}"),
     }
     assert!(client.channel().is_closed());
 }
@@ -250,4 +260,64 @@ async fn tower_layers_wrap_the_client() {
         Err(CallError::Transport(_)) => {}
         other => panic!("expected the closed connection's error, got {other:?}"),
     }
+}
+
+/// A reply under the call's seqid but naming another method is not taken as the call's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_naming_another_method_is_refused() {
+    let (addr, accept) = FakeServer::listen().await;
+    let client = HelloServiceClient::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
+    let mut server = accept.await;
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.say_hello(HelloRequest { name: "x".into() }).await }
+    });
+    let request = server.request().await.expect("a call");
+    // The same seqid, another method's name.
+    let other =
+        encode_call(ProtocolKind::Binary, false, "logged", MessageType::Call, request.seqid(), &say_hello_args("x"));
+    let other = Incoming::parse(Bytes::from(other), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "wrong".into() });
+    server.send(&other.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
+    match within(call).await.unwrap() {
+        Err(CallError::Application(e)) => {
+            assert_eq!(e.kind, thrift_core::ApplicationExceptionKind::WrongMethodName, "{e}");
+            assert!(e.message.contains("logged") && e.message.contains("sayHello"), "{e}");
+        }
+        other => panic!("expected WRONG_METHOD_NAME, got {other:?}"),
+    }
+}
+
+/// A reply with a seqid no call was ever given means the server is confused: the calls
+/// waiting fail at once rather than wait out their timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
+    let (addr, accept) = FakeServer::listen().await;
+    let config = ClientConfig { call_timeout: Some(Duration::from_secs(30)), ..ClientConfig::default() };
+    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let mut server = accept.await;
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.say_hello(HelloRequest { name: "x".into() }).await }
+    });
+    let request = server.request().await.expect("a call");
+    let bogus = encode_call(
+        ProtocolKind::Binary,
+        false,
+        "sayHello",
+        MessageType::Call,
+        request.seqid() + 1000,
+        &say_hello_args("x"),
+    );
+    let bogus = Incoming::parse(Bytes::from(bogus), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "bogus".into() });
+    let started = Instant::now();
+    server.send(&bogus.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
+    match within(call).await.unwrap() {
+        Err(CallError::Transport(e)) => assert!(e.to_string().contains("no call was given"), "{e}"),
+        other => panic!("expected a transport error, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(10), "failed at once, not at the 30 s timeout");
+    assert!(client.channel().is_closed());
+    assert_eq!(client.channel().stray_replies(), 1);
 }

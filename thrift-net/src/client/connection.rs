@@ -4,22 +4,24 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{Binary, Compact};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Protocol, Reader};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
-use tracing::debug;
+use tracing::{debug, warn};
 
 use super::ClientConfig;
 use crate::buffered::BufferedCodec;
-use crate::channel::{CallError, Reply};
+use crate::channel::{is_shutting_down, CallError, Reply};
 use crate::detect::{ProtocolKind, Transport};
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
+use crate::incoming::with_protocol;
 
 /// Calls waiting in the writer's queue before callers wait for room.
 const QUEUE: usize = 1024;
@@ -32,10 +34,20 @@ const MIN_READ: usize = 1024;
 /// Where a call's reply (or its failure) goes.
 type Waiter = oneshot::Sender<Result<Reply, CallError>>;
 
+/// A call waiting for its reply: where the reply goes, and the method it must name.
+struct Pending {
+    waiter: Waiter,
+    method: Arc<str>,
+    service: Arc<str>,
+}
+
 /// A message for the writer, and for a oneway message whom to tell once it is written.
 pub(crate) struct Outbound {
     pub bytes: Bytes,
     pub written: Option<oneshot::Sender<()>>,
+    /// The call's sequence id (`None` for a oneway message), to fail it as never sent when
+    /// the connection stops writing before its turn.
+    pub seqid: Option<i32>,
 }
 
 /// What the caller side and the two tasks of one connection share.
@@ -44,32 +56,67 @@ pub(crate) struct Shared {
     state: Mutex<State>,
     /// Cancelled once the connection is closed: no call can start and both tasks end.
     closed: CancellationToken,
+    /// Set once the connection takes no new call (closing, or closed): cheap to read.
+    retiring: AtomicBool,
+    /// Replies that matched no waiting call (late ones of calls that timed out, or stray).
+    stray: AtomicU64,
 }
 
 struct State {
-    pending: HashMap<i32, Waiter>,
+    pending: HashMap<i32, Pending>,
     next_seqid: i32,
+    /// Whether `next_seqid` wrapped: before, a reply whose id was never given is a
+    /// server fault, not a late reply.
+    wrapped: bool,
+    /// Why the connection takes no new calls while those already sent finish (the writer
+    /// failed, or the server said it is shutting down), once it does.
+    closing: Option<Closed>,
     /// Why the connection closed, once it has.
     closed: Option<Closed>,
 }
 
-/// Why a connection closed; every call it fails gets a transport error saying so.
+/// Why a connection closed; every call it fails gets an error saying so.
 #[derive(Clone, Debug)]
 struct Closed {
     kind: io::ErrorKind,
     reason: Arc<str>,
+    /// A reply envelope that could not be read: the calls waiting fail with this, typed.
+    protocol: Option<thrift_core::Error>,
 }
 
 impl Closed {
+    fn new(kind: io::ErrorKind, reason: impl Into<Arc<str>>) -> Self {
+        Closed { kind, reason: reason.into(), protocol: None }
+    }
+
+    fn transport(&self) -> TransportError {
+        TransportError::from(io::Error::new(self.kind, self.reason.to_string()))
+    }
+
+    /// For a call that was sent and whose reply will not come.
     fn error(&self) -> CallError {
-        CallError::Transport(TransportError::from(io::Error::new(self.kind, self.reason.to_string())))
+        match &self.protocol {
+            Some(e) => CallError::Protocol(e.clone()),
+            None => CallError::Transport(self.transport()),
+        }
+    }
+
+    /// For a call the connection never sent.
+    fn not_sent(&self) -> CallError {
+        CallError::NotSent(self.transport())
     }
 }
 
 impl Shared {
     pub fn new(config: ClientConfig) -> Self {
-        let state = State { pending: HashMap::new(), next_seqid: 1, closed: None };
-        Shared { config, state: Mutex::new(state), closed: CancellationToken::new() }
+        let state = State { pending: HashMap::new(), next_seqid: 1, wrapped: false, closing: None, closed: None };
+        Shared {
+            config,
+            state: Mutex::new(state),
+            closed: CancellationToken::new(),
+            retiring: AtomicBool::new(false),
+            stray: AtomicU64::new(0),
+        }
     }
 
     /// The table stays consistent whatever a panicking thread left half done (every change
@@ -78,19 +125,35 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Enters a call in the table under a sequence id no other waiting call has.
-    pub fn register(&self) -> Result<(i32, oneshot::Receiver<Result<Reply, CallError>>), CallError> {
+    /// Why no call may start, if none may.
+    fn refusal(state: &State) -> Option<CallError> {
+        state.closed.as_ref().or(state.closing.as_ref()).map(Closed::not_sent)
+    }
+
+    fn take_seqid(state: &mut State) -> i32 {
+        let seqid = state.next_seqid;
+        state.next_seqid = seqid.wrapping_add(1);
+        state.wrapped |= state.next_seqid <= 0;
+        seqid
+    }
+
+    /// Enters a call of `service`'s `method` in the table under a sequence id no other
+    /// waiting call has.
+    pub fn register(
+        &self,
+        service: &str,
+        method: &str,
+    ) -> Result<(i32, oneshot::Receiver<Result<Reply, CallError>>), CallError> {
         let mut state = self.state();
-        if let Some(closed) = &state.closed {
-            return Err(closed.error());
+        if let Some(refused) = Self::refusal(&state) {
+            return Err(refused);
         }
         let (tx, rx) = oneshot::channel();
         loop {
-            let seqid = state.next_seqid;
-            state.next_seqid = seqid.wrapping_add(1);
+            let seqid = Self::take_seqid(&mut state);
             // After a wrap, skip ids of calls still waiting (a very slow one, say).
             if let std::collections::hash_map::Entry::Vacant(slot) = state.pending.entry(seqid) {
-                slot.insert(tx);
+                slot.insert(Pending { waiter: tx, method: method.into(), service: service.into() });
                 return Ok((seqid, rx));
             }
         }
@@ -99,72 +162,187 @@ impl Shared {
     /// A sequence id for a oneway message, which waits for no reply.
     pub fn oneway_seqid(&self) -> Result<i32, CallError> {
         let mut state = self.state();
-        if let Some(closed) = &state.closed {
-            return Err(closed.error());
+        if let Some(refused) = Self::refusal(&state) {
+            return Err(refused);
         }
-        let seqid = state.next_seqid;
-        state.next_seqid = seqid.wrapping_add(1);
-        Ok(seqid)
+        Ok(Self::take_seqid(&mut state))
     }
 
     /// Takes a call out of the table (it timed out, failed to send, or was dropped).
     pub fn forget(&self, seqid: i32) {
-        self.state().pending.remove(&seqid);
+        let left = {
+            let mut state = self.state();
+            state.pending.remove(&seqid);
+            state.pending.len()
+        };
+        self.closed_if_drained(left);
+    }
+
+    /// Fails a call the writer will not send.
+    fn not_sent(&self, seqid: i32) {
+        let (pending, left, error) = {
+            let mut state = self.state();
+            let error = Self::refusal(&state);
+            (state.pending.remove(&seqid), state.pending.len(), error)
+        };
+        if let (Some(pending), Some(error)) = (pending, error) {
+            let _ = pending.waiter.send(Err(error));
+        }
+        self.closed_if_drained(left);
+    }
+
+    /// The error for a call the connection can no longer send.
+    pub fn not_sent_error(&self) -> CallError {
+        let state = self.state();
+        Self::refusal(&state)
+            .unwrap_or_else(|| Closed::new(io::ErrorKind::NotConnected, "connection closed").not_sent())
     }
 
     /// The error for a call on a closed connection.
     pub fn closed_error(&self) -> CallError {
         match &self.state().closed {
             Some(closed) => closed.error(),
-            None => Closed { kind: io::ErrorKind::NotConnected, reason: "connection closed".into() }.error(),
+            None => Closed::new(io::ErrorKind::NotConnected, "connection closed").error(),
         }
     }
 
+    /// Whether the connection takes no new call: closed, or finishing the calls it sent.
     pub fn is_closed(&self) -> bool {
-        self.closed.is_cancelled()
+        self.retiring.load(Relaxed) || self.closed.is_cancelled()
     }
 
     pub fn in_flight(&self) -> usize {
         self.state().pending.len()
     }
 
+    /// Replies that matched no waiting call.
+    pub fn stray_replies(&self) -> u64 {
+        self.stray.load(Relaxed)
+    }
+
     pub async fn wait_closed(&self) {
         self.closed.cancelled().await;
+    }
+
+    /// Takes no new calls from now on (they fail as [`CallError::NotSent`]), and none of
+    /// those queued is written; the calls already written still get their replies, and the
+    /// connection closes after the last.
+    fn retire(&self, kind: io::ErrorKind, reason: impl Into<Arc<str>>) {
+        let left = {
+            let mut state = self.state();
+            if state.closing.is_none() && state.closed.is_none() {
+                let closing = Closed::new(kind, reason);
+                debug!(reason = &*closing.reason, calls = state.pending.len(), "connection takes no new calls");
+                state.closing = Some(closing);
+            }
+            state.pending.len()
+        };
+        self.retiring.store(true, Relaxed);
+        self.closed_if_drained(left);
+    }
+
+    /// Closes a retiring connection once no call waits on it.
+    fn closed_if_drained(&self, left: usize) {
+        if left > 0 || !self.retiring.load(Relaxed) {
+            return;
+        }
+        let closing = self.state().closing.clone();
+        if let Some(closing) = closing {
+            self.close_with(closing);
+        }
     }
 
     /// Closes the connection: every waiting call fails at once with a transport error
     /// carrying `reason`, later calls fail before they are sent, and both tasks end.
     pub fn close(&self, kind: io::ErrorKind, reason: impl Into<Arc<str>>) {
-        let (closed, waiting) = {
+        self.close_with(Closed::new(kind, reason));
+    }
+
+    fn close_with(&self, closed: Closed) {
+        let waiting = {
             let mut state = self.state();
             if state.closed.is_some() {
                 return;
             }
-            let closed = Closed { kind, reason: reason.into() };
             state.closed = Some(closed.clone());
-            (closed, std::mem::take(&mut state.pending))
+            std::mem::take(&mut state.pending)
         };
+        self.retiring.store(true, Relaxed);
         self.closed.cancel();
         if !waiting.is_empty() {
             debug!(calls = waiting.len(), reason = &*closed.reason, "connection closed; failing the calls waiting");
         }
-        for (_, waiter) in waiting {
-            let _ = waiter.send(Err(closed.error()));
+        for (_, pending) in waiting {
+            let _ = pending.waiter.send(Err(closed.error()));
         }
     }
 
-    /// Hands a reply to the call with its sequence id.
-    fn deliver(&self, message: Bytes) -> thrift_core::Result<()> {
-        let reply = Reply::parse(message, self.config.protocol, self.config.limits)?;
-        let seqid = reply.seqid();
-        let waiter = self.state().pending.remove(&seqid);
-        match waiter {
-            // The caller may have given up a moment ago; then nobody wants it.
-            Some(waiter) => drop(waiter.send(Ok(reply))),
-            None => debug!(seqid, "reply for no waiting call (timed out or abandoned); dropped"),
-        }
+    /// Hands a reply to the call with its sequence id, after checking it names the call's
+    /// method. An error when the stream can no longer be trusted: an unreadable envelope,
+    /// or a sequence id no call was ever given.
+    fn deliver(&self, message: Bytes) -> Result<(), Closed> {
+        let (name, kind, seqid) = {
+            let mut r = Reader::from_bytes(&message).with_limits(self.config.limits);
+            let header = with_protocol!(self.config.protocol, P => P::read_message_begin(&mut r));
+            let header = header.map_err(|e| Closed {
+                protocol: Some(e.clone()),
+                ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
+            })?;
+            (Arc::<str>::from(header.name), header.kind, header.seqid)
+        };
+        let (pending, left, never_given) = {
+            let mut state = self.state();
+            let pending = state.pending.remove(&seqid);
+            let never_given = pending.is_none() && !state.wrapped && (seqid <= 0 || seqid >= state.next_seqid);
+            (pending, state.pending.len(), never_given)
+        };
+        let Some(pending) = pending else {
+            self.stray.fetch_add(1, Relaxed);
+            if never_given {
+                return Err(Closed::new(
+                    io::ErrorKind::InvalidData,
+                    format!("reply with sequence id {seqid}, which no call was given: the server is confused"),
+                ));
+            }
+            warn!(seqid, method = &*name, "reply for no waiting call (timed out or abandoned); dropped");
+            return Ok(());
+        };
+        let outcome = match Reply::parse(message, self.config.protocol, self.config.limits) {
+            Err(e) => Err(CallError::Protocol(e)),
+            Ok(_) if !names_call(&name, &pending) => Err(CallError::Application(ApplicationException::new(
+                ApplicationExceptionKind::WrongMethodName,
+                format!("the reply names {name:?}, the call was {:?}", &*pending.method),
+            ))),
+            Ok(_) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
+                Err(CallError::Application(ApplicationException::new(
+                    ApplicationExceptionKind::InvalidMessageType,
+                    format!("expected a reply, got a {kind:?} message"),
+                )))
+            }
+            Ok(reply) => {
+                if kind == MessageType::Exception && self.is_shutdown_notice(&reply) {
+                    // The server runs nothing more from this connection: send nothing more.
+                    self.retire(io::ErrorKind::ConnectionAborted, crate::SHUTTING_DOWN);
+                }
+                Ok(reply)
+            }
+        };
+        // The caller may have given up a moment ago; then nobody wants it.
+        let _ = pending.waiter.send(outcome);
+        self.closed_if_drained(left);
         Ok(())
     }
+
+    fn is_shutdown_notice(&self, reply: &Reply) -> bool {
+        reply.application_exception().is_some_and(|e| is_shutting_down(&e))
+    }
+}
+
+/// Whether a reply's method name is the call's: plain, or with the multiplexed
+/// `Service:` prefix some servers echo back.
+fn names_call(name: &str, pending: &Pending) -> bool {
+    name == &*pending.method
+        || name.strip_suffix(&*pending.method).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == &*pending.service)
 }
 
 /// Starts the writer and reader tasks of a connection; returns the writer's queue.
@@ -188,12 +366,27 @@ where
     tx
 }
 
-/// Writes calls as they come, gathering those that are ready into one socket write.
+/// Writes calls as they come, gathering those that are ready into one socket write. After a
+/// write fails (or the connection retires), nothing more is written: each call still queued
+/// fails as never sent, while the reader goes on reading the replies of those written.
 async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbound>, shared: Arc<Shared>) {
     let mut out = BufWriter::with_capacity(WRITE_BUFFER, wr);
     let mut acks = Vec::new();
-    let written = async {
-        while let Some(call) = rx.recv().await {
+    let mut failed = false;
+    loop {
+        let call = tokio::select! {
+            biased;
+            _ = shared.closed.cancelled() => return,
+            call = rx.recv() => call,
+        };
+        let Some(call) = call else { break };
+        if failed || shared.retiring.load(Relaxed) {
+            if let Some(seqid) = call.seqid {
+                shared.not_sent(seqid);
+            }
+            continue;
+        }
+        let write = async {
             out.write_all(&call.bytes).await?;
             acks.extend(call.written);
             if rx.is_empty() {
@@ -202,20 +395,22 @@ async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbou
                     let _ = ack.send(());
                 }
             }
+            io::Result::Ok(())
+        };
+        let result = tokio::select! {
+            biased;
+            _ = shared.closed.cancelled() => return,
+            result = write => result,
+        };
+        if let Err(e) = result {
+            failed = true;
+            acks.clear();
+            shared.retire(e.kind(), format!("writing to the server failed: {e}"));
         }
-        io::Result::Ok(())
-    };
-    let result = tokio::select! {
-        biased;
-        _ = shared.closed.cancelled() => return,
-        result = written => result,
-    };
-    match result {
-        Err(e) => shared.close(e.kind(), format!("writing to the server failed: {e}")),
-        // Every handle is gone: nothing more will be sent.
-        Ok(()) => {
-            let _ = out.shutdown().await;
-        }
+    }
+    // Every handle is gone: nothing more will be sent.
+    if !failed {
+        let _ = out.shutdown().await;
     }
 }
 
@@ -227,17 +422,19 @@ where
     D: Decoder<Item = Bytes, Error = TransportError>,
 {
     let mut buf = BytesMut::new();
-    let (kind, reason) = 'read: loop {
+    let closed = 'read: loop {
         loop {
             match codec.decode(&mut buf) {
                 Ok(Some(message)) => {
-                    if let Err(e) = shared.deliver(message) {
-                        // Its sequence id is unreadable, so no call can be told; nothing after it can be trusted.
-                        break 'read (io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"));
+                    if let Err(closed) = shared.deliver(message) {
+                        // No call can be told which reply was its; nothing after it can be trusted.
+                        break 'read closed;
                     }
                 }
                 Ok(None) => break,
-                Err(e) => break 'read (io::ErrorKind::InvalidData, format!("undecodable reply stream: {e}")),
+                Err(e) => {
+                    break 'read Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply stream: {e}"))
+                }
             }
         }
         if buf.capacity() - buf.len() < MIN_READ {
@@ -249,17 +446,19 @@ where
             read = rd.read_buf(&mut buf) => read,
         };
         match read {
-            Ok(0) if buf.is_empty() => break (io::ErrorKind::UnexpectedEof, "connection closed by the server".into()),
+            Ok(0) if buf.is_empty() => {
+                break Closed::new(io::ErrorKind::UnexpectedEof, "connection closed by the server")
+            }
             Ok(0) => {
                 let received = buf.len();
-                break (
+                break Closed::new(
                     io::ErrorKind::UnexpectedEof,
                     format!("connection closed by the server mid-reply ({received} bytes of it received)"),
                 );
             }
             Ok(_) => {}
-            Err(e) => break (e.kind(), format!("reading from the server failed: {e}")),
+            Err(e) => break Closed::new(e.kind(), format!("reading from the server failed: {e}")),
         }
     };
-    shared.close(kind, reason);
+    shared.close_with(closed);
 }

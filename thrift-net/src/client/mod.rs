@@ -39,9 +39,16 @@ use connection::{Outbound, Shared};
 /// - Each call has the [`ClientConfig::call_timeout`]; a call that times out (or whose future
 ///   is dropped) is forgotten, and a late reply to it is dropped.
 /// - When the connection breaks, every waiting call fails at once with
-///   [`CallError::Transport`], and so does every later call: [`Client::is_closed`] tells,
-///   and a pool makes a new connection. No call ever hangs past its timeout or receives
-///   another call's reply.
+///   [`CallError::Transport`] (it may have run), and every later call with
+///   [`CallError::NotSent`] (it did not): [`Client::is_closed`] tells, and a pool makes a
+///   new connection. No call ever hangs past its timeout or receives another call's reply.
+/// - When a write fails, the calls already written still get the replies the server sends;
+///   the calls not yet written fail as [`CallError::NotSent`].
+/// - When the server answers a call with [`SHUTTING_DOWN`](crate::SHUTTING_DOWN), the
+///   connection takes no new calls and closes after the replies still owed.
+/// - A reply must name its call's method (else `WRONG_METHOD_NAME`) and be a reply or an
+///   exception (else `INVALID_MESSAGE_TYPE`); a reply with a sequence id no call was given,
+///   or an unreadable envelope ([`CallError::Protocol`]), closes the connection.
 /// - The connection closes when the last clone is dropped, or on [`Client::close`].
 ///
 /// ```
@@ -143,8 +150,10 @@ impl Client {
         &self.inner.shared.config
     }
 
-    /// Whether the connection is closed (broken, or closed by [`Client::close`]): every call
-    /// on it fails at once. A cheap check, for pools.
+    /// Whether the connection takes no new calls: closed (broken, or by [`Client::close`]),
+    /// or finishing the calls it sent after a write failed or the server said it is shutting
+    /// down. Every new call on it fails at once with [`CallError::NotSent`]. A cheap check,
+    /// for pools.
     pub fn is_closed(&self) -> bool {
         self.inner.shared.is_closed()
     }
@@ -152,6 +161,13 @@ impl Client {
     /// Calls waiting for their replies now.
     pub fn in_flight(&self) -> usize {
         self.inner.shared.in_flight()
+    }
+
+    /// Replies received that matched no waiting call: late replies of calls that timed out
+    /// or were dropped (each also logged at `warn`). A reply with a sequence id no call was
+    /// ever given closes the connection instead: the server is confused.
+    pub fn stray_replies(&self) -> u64 {
+        self.inner.shared.stray_replies()
     }
 
     /// Completes once the connection is closed.
@@ -187,13 +203,14 @@ impl Client {
         args: &A,
     ) -> Result<Reply, CallError> {
         let shared = &self.inner.shared;
-        let (seqid, reply) = shared.register()?;
+        let (seqid, reply) = shared.register(service, method)?;
         // Takes the call out of the table however this ends: timeout, error, or the caller
         // dropping the future. (A no-op when the reply came: the reader took it out.)
         let _forget = Forget { shared, seqid };
         let bytes = self.encode(service, method, MessageType::Call, seqid, args)?;
         self.timed(async {
-            self.inner.tx.send(Outbound { bytes, written: None }).await.map_err(|_| shared.closed_error())?;
+            let call = Outbound { bytes, written: None, seqid: Some(seqid) };
+            self.inner.tx.send(call).await.map_err(|_| shared.not_sent_error())?;
             reply.await.unwrap_or_else(|_| Err(shared.closed_error()))
         })
         .await
@@ -210,7 +227,8 @@ impl Client {
         let bytes = self.encode(service, method, MessageType::Oneway, seqid, args)?;
         let (ack, written) = oneshot::channel();
         self.timed(async {
-            self.inner.tx.send(Outbound { bytes, written: Some(ack) }).await.map_err(|_| shared.closed_error())?;
+            let message = Outbound { bytes, written: Some(ack), seqid: None };
+            self.inner.tx.send(message).await.map_err(|_| shared.not_sent_error())?;
             written.await.map_err(|_| shared.closed_error())
         })
         .await

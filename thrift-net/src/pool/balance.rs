@@ -113,7 +113,15 @@ impl Endpoints {
             }
             tried.push(chosen);
         }
-        // Every endpoint left is ejected: probe the one whose backoff ends first.
+        // Every endpoint left is ejected. One ejected only for failing calls still takes
+        // them (Envoy's panic threshold, Finagle's "all nodes dead, trust them all"):
+        // refusing every call for the pool's bookkeeping alone would turn a slow endpoint
+        // into a dead one.
+        let untried = (0..list.len()).filter(|i| !tried.contains(i));
+        if let Some(i) = untried.clone().find(|&i| list[i].health.ejected_for_calls()) {
+            return Some(Picked { index: i, endpoint: list[i].clone(), probe: false });
+        }
+        // Else probe the one whose backoff ends first.
         let waiting = (0..list.len()).filter(|i| !tried.contains(i) && !list[*i].health.is_probing());
         let soonest = waiting.min_by_key(|&i| list[i].health.ejected_until().unwrap_or(0))?;
         let endpoint = &list[soonest];
@@ -129,11 +137,21 @@ pub(crate) struct Picked {
 }
 
 impl Picked {
-    /// The call got a connection: a probed endpoint takes calls again (it may have served it
-    /// an idle connection without a connect, which clears an ejection too).
+    /// The call got a connection: a probed endpoint ejected for refusing connections takes
+    /// calls again (it may have served an idle connection without a connect).
     pub fn served(&self) {
         if self.probe {
             self.endpoint.health.connected();
+        }
+    }
+
+    /// The call's outcome, for the endpoint's health (see
+    /// [`PoolConfig::eject_after_failures`](super::PoolConfig::eject_after_failures)).
+    pub fn finished<T>(&self, outcome: &Result<T, crate::channel::CallError>, settings: &Settings) {
+        match (super::endpoint::health_outcome(outcome), outcome) {
+            (Some(false), _) => self.endpoint.health.call_succeeded(),
+            (Some(true), Err(e)) => self.endpoint.health.call_failed(e, self.probe, settings),
+            _ => {}
         }
     }
 }

@@ -104,6 +104,13 @@ pub struct PoolConfig {
     pub eject_backoff: Duration,
     /// The longest the backoff grows to. Default: 10 seconds.
     pub max_eject_backoff: Duration,
+    /// Consecutive failed calls (timeouts, transport and protocol errors) after which an
+    /// endpoint is ejected as if it had refused a connection (Finagle's failure accrual,
+    /// Envoy's consecutive errors): an endpoint that accepts connections but never answers
+    /// (frozen, overloaded, wedged) costs this many calls, not every call. Once its backoff
+    /// runs out one call at a time probes it, and only a probe that gets a reply readmits it;
+    /// a failed probe ejects it again for twice as long. 0 disables it. Default: 5.
+    pub eject_after_failures: u32,
 }
 
 impl PoolConfig {
@@ -119,6 +126,8 @@ impl PoolConfig {
     pub const DEFAULT_EJECT_BACKOFF: Duration = Duration::from_millis(100);
     /// The longest ejection backoff unless set otherwise.
     pub const DEFAULT_MAX_EJECT_BACKOFF: Duration = Duration::from_secs(10);
+    /// Consecutive failed calls that eject an endpoint unless set otherwise.
+    pub const DEFAULT_EJECT_AFTER_FAILURES: u32 = 5;
 
     /// The most idle connections kept per endpoint: `max_idle`, else `max_total`.
     pub(crate) fn idle_cap(&self) -> usize {
@@ -159,6 +168,7 @@ impl Default for PoolConfig {
             lifo: true,
             eject_backoff: Self::DEFAULT_EJECT_BACKOFF,
             max_eject_backoff: Self::DEFAULT_MAX_EJECT_BACKOFF,
+            eject_after_failures: Self::DEFAULT_EJECT_AFTER_FAILURES,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! after refusing a connection, retried after a backoff), and its counters.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -116,42 +116,112 @@ impl Drop for Connection {
     }
 }
 
-/// Whether an endpoint takes calls: ejected after a refused connection until a backoff runs
-/// out, doubled after each further refusal.
+/// Whether an endpoint takes calls: ejected after a refused connection, or after
+/// `eject_after_failures` failed calls in a row, until a backoff runs out, doubled after
+/// each further ejection.
 #[derive(Debug, Default)]
 pub(crate) struct Health {
     /// [`Settings::now`] when the ejection ends; 0 when not ejected. Read on every pick.
     ejected_until: AtomicU64,
     /// A call is trying the endpoint after its backoff (one at a time).
     probing: AtomicBool,
+    /// Ejections since the pool started.
+    ejections: AtomicU64,
+    /// The ejection is for failed calls, not refused connections (read on picks).
+    ejected_for_calls: AtomicBool,
+    /// Calls failed in a row (read on every call's end, so outside the lock).
+    consecutive: AtomicU32,
     state: Mutex<HealthState>,
 }
 
 #[derive(Debug, Default)]
 struct HealthState {
+    /// Ejections since the endpoint last served a call or accepted a connection: what the
+    /// backoff doubles on.
     failures: u32,
+    /// The ejection is for failed calls: a connection alone does not end it, a reply does.
+    for_calls: bool,
     last_error: Option<String>,
 }
 
 impl Health {
+    /// A connection was opened. It ends an ejection for refused connections; one for failed
+    /// calls waits for a reply (a frozen server still accepts connections).
     pub fn connected(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.for_calls {
+            return;
+        }
         if self.ejected_until.swap(0, Relaxed) != 0 {
             tracing::debug!("endpoint accepts connections again");
         }
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.failures = 0;
         state.last_error = None;
     }
 
     pub fn failed(&self, error: &TransportError, settings: &Settings) {
-        let config = &settings.config;
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.for_calls = false;
+        self.ejected_for_calls.store(false, Relaxed);
+        self.eject(&mut state, error.to_string(), settings);
+        tracing::debug!(%error, "endpoint refused a connection; ejected");
+    }
+
+    /// A call on the endpoint got its reply: it is healthy.
+    pub fn call_succeeded(&self) {
+        // The common case, a healthy endpoint: no lock.
+        if self.consecutive.load(Relaxed) == 0 && self.ejected_until.load(Relaxed) == 0 {
+            return;
+        }
+        self.consecutive.store(0, Relaxed);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.for_calls || state.failures > 0 {
+            if self.ejected_until.swap(0, Relaxed) != 0 {
+                tracing::info!("endpoint answers again; readmitted");
+            }
+            state.failures = 0;
+            state.for_calls = false;
+            self.ejected_for_calls.store(false, Relaxed);
+            state.last_error = None;
+        }
+    }
+
+    /// A call on the endpoint failed (timeout, transport or protocol error): past
+    /// `eject_after_failures` in a row, or on a probe, the endpoint is ejected.
+    pub fn call_failed(&self, error: &CallError, probe: bool, settings: &Settings) {
+        let threshold = settings.config.eject_after_failures;
+        if threshold == 0 {
+            return;
+        }
+        let calls = self.consecutive.fetch_add(1, Relaxed).saturating_add(1);
+        if calls >= threshold || probe {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            self.consecutive.store(0, Relaxed);
+            state.for_calls = true;
+            self.ejected_for_calls.store(true, Relaxed);
+            self.eject(&mut state, format!("{calls} failed calls in a row, the last: {error}"), settings);
+            tracing::warn!(%error, calls, probe, "endpoint fails its calls; ejected");
+        }
+    }
+
+    fn eject(&self, state: &mut HealthState, why: String, settings: &Settings) {
+        let config = &settings.config;
         state.failures = state.failures.saturating_add(1);
         let doublings = (state.failures - 1).min(20);
         let backoff = config.eject_backoff.saturating_mul(1 << doublings).min(config.max_eject_backoff);
-        state.last_error = Some(error.to_string());
+        state.last_error = Some(why);
         self.ejected_until.store(settings.now().saturating_add(backoff.as_nanos() as u64), Relaxed);
-        tracing::debug!(%error, ?backoff, "endpoint refused a connection; ejected");
+        self.ejections.fetch_add(1, Relaxed);
+    }
+
+    /// Whether the endpoint is ejected for failing calls (it still accepts connections).
+    pub fn ejected_for_calls(&self) -> bool {
+        self.ejected_for_calls.load(Relaxed)
+    }
+
+    /// Ejections since the pool started.
+    pub fn ejections(&self) -> u64 {
+        self.ejections.load(Relaxed)
     }
 
     /// When the ejection ends (in [`Settings::now`] time), if the endpoint is ejected.
@@ -222,6 +292,17 @@ impl Lease {
     }
 }
 
+/// Whether a call's outcome counts against its endpoint's health: `Some(true)` a failure,
+/// `Some(false)` a reply, `None` neither (never sent, refused before encoding, no connection).
+pub(crate) fn health_outcome<T>(outcome: &Result<T, CallError>) -> Option<bool> {
+    match outcome {
+        Ok(_) | Err(CallError::Application(_) | CallError::Exception(_)) => Some(false),
+        Err(CallError::Timeout(_) | CallError::Protocol(_)) => Some(true),
+        Err(CallError::Transport(e)) => (e.phase() != Phase::Encode).then_some(true),
+        Err(_) => None,
+    }
+}
+
 /// Whether a call's outcome means its connection can't be trusted with another call.
 fn spoils<T>(outcome: &Result<T, CallError>) -> bool {
     match outcome {
@@ -231,6 +312,8 @@ fn spoils<T>(outcome: &Result<T, CallError>) -> bool {
         // Refused before anything was written (too large to send): the connection is fine.
         Err(CallError::Transport(e)) => e.phase() != Phase::Encode,
         Err(CallError::Protocol(_)) => true,
+        // Closed or closing before the call's turn.
+        Err(CallError::NotSent(_)) => true,
         // Replies: the connection did its job.
         Err(CallError::Application(_) | CallError::Exception(_) | CallError::Unavailable(_)) => false,
     }
@@ -321,6 +404,7 @@ impl Endpoint {
             timeouts: c.timeouts.load(Relaxed),
             connect_failures: c.connect_failures.load(Relaxed),
             ejected: self.health.is_ejected(now),
+            ejections: self.health.ejections(),
         }
     }
 }

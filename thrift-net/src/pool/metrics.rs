@@ -34,9 +34,11 @@ pub struct EndpointMetrics {
     pub timeouts: u64,
     /// Connection attempts that failed (refused, unreachable, or past `connect_timeout`).
     pub connect_failures: u64,
-    /// Whether the endpoint is ejected now: it refused a connection and its backoff has not
-    /// run out.
+    /// Whether the endpoint is ejected now: it refused a connection or failed
+    /// `eject_after_failures` calls in a row, and its backoff has not run out.
     pub ejected: bool,
+    /// Times the endpoint was ejected since the pool started.
+    pub ejections: u64,
 }
 
 /// The live counters of one endpoint.

@@ -46,7 +46,23 @@ use metrics::Counters;
 /// When a connection cannot be opened nothing was sent, so the call moves to another
 /// endpoint; when none is left it fails at once with [`CallError::Unavailable`] naming each
 /// endpoint and why. A call that fails with [`CallError::Transport`] or
-/// [`CallError::Timeout`] may have reached the server, and is never retried.
+/// [`CallError::Timeout`] may have reached the server, and is never retried; one that
+/// certainly did not run ([`CallError::NotSent`], or refused by a server shutting down,
+/// see [`CallError::is_retry_safe`]) is sent again on another connection, twice at most.
+///
+/// Every limit and timeout ([`PoolConfig`], with its [`ClientConfig`](crate::ClientConfig)),
+/// its default, and what a caller sees when it is hit:
+///
+/// | setting | default | when hit |
+/// | --- | --- | --- |
+/// | `client.call_timeout` | 30 s | `CallError::Timeout`; the connection is discarded (exclusive) or retired and replaced at once (shared), and the failure counts toward ejection |
+/// | `connect_timeout` | 2 s | the connect fails: the endpoint is ejected and the call moves to another; none left: `CallError::Unavailable` |
+/// | `wait_timeout` | 5 s | every connection stayed busy: `CallError::Unavailable` ("no connection ... free within") |
+/// | `max_total` | 32 | calls wait for a connection (up to `wait_timeout`) |
+/// | `max_idle`, `max_idle_global`, `idle_timeout`, `max_lifetime` | `max_total`, none, 30 s, none | the connection is closed instead of kept; nothing visible to callers |
+/// | `eject_after_failures` | 5 | the endpoint is ejected for `eject_backoff` (100 ms, doubling to `max_eject_backoff`, 10 s): calls go elsewhere; if every endpoint is ejected for failing calls, they still take calls |
+/// | refused connect | — | ejected as above; calls fail fast with `CallError::Unavailable` naming each endpoint when none is left |
+/// | server shutting down / connection closed before the call was written | — | the call is sent again on another connection, twice at most, then `CallError::NotSent` or the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception (`is_retry_safe()`) |
 ///
 /// There are no background tasks: expired and surplus idle connections are dropped as
 /// connections are checked out and returned, and [`Pool::maintain`] (or the task
@@ -192,10 +208,29 @@ impl Pool {
     }
 
     /// Chooses an endpoint and a connection there, runs `op` on it, and gives the
-    /// connection back (or discards it) according to the outcome.
+    /// connection back (or discards it) according to the outcome. A call that certainly did
+    /// not run (never sent, or refused unrun by a server shutting down) is made again, at
+    /// most [`RESENDS`] times.
     async fn dispatch<T, F, Fut>(&self, op: F) -> Result<T, CallError>
     where
-        F: FnOnce(Client) -> Fut,
+        F: Fn(Client) -> Fut,
+        Fut: Future<Output = Result<T, CallError>>,
+    {
+        let mut resends = 0;
+        loop {
+            let result = self.dispatch_once(&op).await;
+            match &result {
+                Err(e) if resends < RESENDS && e.is_retry_safe() && !matches!(e, CallError::Unavailable(_)) => {
+                    resends += 1;
+                }
+                _ => return result,
+            }
+        }
+    }
+
+    async fn dispatch_once<T, F, Fut>(&self, op: &F) -> Result<T, CallError>
+    where
+        F: Fn(Client) -> Fut,
         Fut: Future<Output = Result<T, CallError>>,
     {
         let settings = &self.inner.settings;
@@ -224,10 +259,14 @@ impl Pool {
         if let Err(CallError::Timeout(_)) = &result {
             Counters::bump(&picked.endpoint.counters.timeouts);
         }
+        picked.finished(&result, settings);
         lease.finish(&result);
         result
     }
 }
+
+/// How many times a call that certainly did not run is sent again, on another connection.
+const RESENDS: usize = 2;
 
 /// Why no endpoint took a call: those refused during it, else each endpoint's state.
 fn unavailable(list: &[Arc<Endpoint>], refused: &[String], settings: &Settings) -> CallError {

@@ -1,6 +1,8 @@
 //! Shared mode: a few pipelined connections per endpoint, each carrying many calls at once.
 //! A call goes to the connection with the fewest calls waiting; an empty or broken slot is
-//! (re)connected when every open connection is busy, one connect per slot at a time.
+//! (re)connected when every open connection is busy, one connect per slot at a time. A
+//! connection that timed out, broke or expired leaves its slot at once, even while calls
+//! still run on it, so for a moment an endpoint may have more than `connections` sockets.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -30,12 +32,12 @@ impl Slot {
         *self.conn.write().unwrap_or_else(PoisonError::into_inner) = conn;
     }
 
-    /// Empties the slot if it still holds `conn` and, unless `conn` is closed, no call is
-    /// using it (the slot's reference and the caller's are the only ones). True if emptied.
+    /// Empties the slot if it still holds `conn`. Calls still running on `conn` keep it
+    /// alive through their own references; it closes when the last of them ends. True if
+    /// emptied.
     fn clear(&self, conn: &Arc<Connection>) -> bool {
         let mut current = self.conn.write().unwrap_or_else(PoisonError::into_inner);
-        let ours = current.as_ref().is_some_and(|c| Arc::ptr_eq(c, conn));
-        if ours && (conn.client.is_closed() || Arc::strong_count(conn) == 2) {
+        if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, conn)) {
             *current = None;
             return true;
         }
@@ -71,34 +73,32 @@ impl SharedConnections {
         }
         let config = &self.settings.config;
         let now = Instant::now();
-        // The least loaded usable connection; one that takes no new calls but still carries
-        // some (expired, or retired after a timeout), as a last resort; the first empty slot.
+        // The least loaded usable connection, and the first empty slot. A connection that
+        // takes no new calls (closed, expired, or retired after a timeout: perhaps stuck)
+        // leaves its slot at once, busy or not, so no call ever waits behind it: its
+        // running calls keep it open until they end, and a fresh one takes the slot.
         let mut best: Option<(usize, Arc<Connection>)> = None;
-        let mut draining: Option<(usize, Arc<Connection>)> = None;
         let mut vacant = None;
         for (i, slot) in self.slots.iter().enumerate() {
             let Some(conn) = slot.get() else {
                 vacant.get_or_insert(i);
                 continue;
             };
-            let expired = conn.unusable(config, now, true).is_some();
-            if expired && slot.clear(&conn) {
+            if conn.unusable(config, now, true).is_some() {
+                slot.clear(&conn);
                 vacant.get_or_insert(i);
                 continue;
             }
             let load = conn.client.in_flight();
-            let pick = if expired { &mut draining } else { &mut best };
-            if pick.as_ref().map_or(true, |(least, _)| load < *least) {
-                *pick = Some((load, conn));
+            if best.as_ref().map_or(true, |(least, _)| load < *least) {
+                best = Some((load, conn));
             }
         }
         match (best, vacant) {
             (Some((0, conn)), _) | (Some((_, conn)), None) => Ok(self.lend(conn)),
-            (best, Some(i)) => self.connect(i, best.or(draining).map(|(_, c)| c)).await,
-            // Every slot holds a connection that takes no new calls but still carries some.
-            // (A slot is always empty, usable or draining, so `draining` is set; were it not,
-            // the balancer would try another endpoint.)
-            (None, None) => draining.map(|(_, conn)| self.lend(conn)).ok_or(CheckoutError::Retired),
+            (best, Some(i)) => self.connect(i, best.map(|(_, c)| c)).await,
+            // Every slot was empty or usable, and none was empty.
+            (None, None) => Err(CheckoutError::Retired),
         }
     }
 
@@ -123,7 +123,8 @@ impl SharedConnections {
                 }
             },
         };
-        if let Some(conn) = slot.get().filter(|c| !c.client.is_closed()) {
+        let usable = |c: &Arc<Connection>| c.unusable(&self.settings.config, Instant::now(), true).is_none();
+        if let Some(conn) = slot.get().filter(usable) {
             return Ok(self.lend(conn));
         }
         match Connection::open(self.addr, &self.settings, &self.counters, &self.health).await {
@@ -151,8 +152,10 @@ impl SharedConnections {
         for slot in self.slots.iter() {
             let Some(conn) = slot.get() else { continue };
             let idle = conn.client.in_flight() == 0;
-            let unwanted = conn.unusable(config, now, true).is_some() || (idle && idle_kept >= config.idle_cap());
-            if unwanted && slot.clear(&conn) {
+            let spent = conn.unusable(config, now, true).is_some();
+            // A spent connection leaves its slot even while calls finish on it.
+            let unwanted = spent || (idle && idle_kept >= config.idle_cap());
+            if unwanted && (spent || Arc::strong_count(&conn) == 2) && slot.clear(&conn) {
                 removed += 1;
             } else if idle {
                 idle_kept += 1;

@@ -12,6 +12,8 @@ pub(crate) struct ServerConfig {
     pub max_connections: usize,
     pub max_in_flight: usize,
     pub read_idle_timeout: Option<Duration>,
+    pub write_timeout: Option<Duration>,
+    pub max_pending_bytes: usize,
     pub limits: Limits,
 }
 
@@ -21,6 +23,8 @@ impl Default for ServerConfig {
             max_connections: ServerBuilder::DEFAULT_MAX_CONNECTIONS,
             max_in_flight: ServerBuilder::DEFAULT_MAX_IN_FLIGHT,
             read_idle_timeout: Some(ServerBuilder::DEFAULT_READ_IDLE_TIMEOUT),
+            write_timeout: Some(ServerBuilder::DEFAULT_WRITE_TIMEOUT),
+            max_pending_bytes: ServerBuilder::DEFAULT_MAX_PENDING_BYTES,
             limits: ServerBuilder::default_limits(),
         }
     }
@@ -29,6 +33,23 @@ impl Default for ServerConfig {
 /// Sets up a [`Server`]: connection and request limits, the read-idle timeout, and the
 /// decoding [`Limits`] (by default [`ServerBuilder::default_limits`]: Apache's, with strict
 /// binary envelopes).
+///
+/// Every limit and timeout, its default, and what a client sees when it is hit:
+///
+/// | setting | default | when hit |
+/// | --- | --- | --- |
+/// | [`max_connections`](Self::max_connections) | 10,000 | the connection is accepted and closed at once: the client's calls fail (`Transport`, or `NotSent` once it saw the close); counted in `connections_rejected` |
+/// | [`max_in_flight_per_connection`](Self::max_in_flight_per_connection) | 1024 | the connection is not read until a request finishes: later calls wait (then may hit the client's `call_timeout`) |
+/// | [`max_pending_bytes_per_connection`](Self::max_pending_bytes_per_connection) | 8 MiB | the connection is not read, and finished replies wait to be queued, until the peer reads: calls wait; `bytes_pending` shows it |
+/// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
+/// | [`read_idle_timeout`](Self::read_idle_timeout) | 60 s | a peer silent (or trickling) while owed nothing is disconnected: its next call fails `NotSent` (or `Transport` if it raced the close) |
+/// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
+/// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
+/// | shutdown `grace` ([`ServerHandle::shutdown`](super::ServerHandle::shutdown)) | given per call | before it: requests read after shutdown began are answered [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) (`is_retry_safe()`), every running handler's reply is delivered, then a clean close; past it: handlers are abandoned and connections closed (`Transport`) |
+///
+/// Not bounded yet: handlers have no server-side deadline and are not cancelled when their
+/// client disconnects, and there is no server-wide budget for partly received messages
+/// (each connection may hold one frame up to `max_frame_len` while it arrives).
 ///
 /// ```
 /// use std::time::Duration;
@@ -56,6 +77,10 @@ impl ServerBuilder {
     pub const DEFAULT_MAX_IN_FLIGHT: usize = 1024;
     /// The read-idle timeout unless set otherwise.
     pub const DEFAULT_READ_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+    /// The write timeout unless set otherwise.
+    pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The bytes one connection may hold in requests and replies unless set otherwise.
+    pub const DEFAULT_MAX_PENDING_BYTES: usize = 8 * 1024 * 1024;
 
     /// The most connections served at once. A connection accepted beyond it is closed at
     /// once (its peer sees the connection end) and counted in
@@ -81,6 +106,28 @@ impl ServerBuilder {
     /// in flight is answered. `None` waits forever.
     pub fn read_idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
         self.config.read_idle_timeout = timeout.into();
+        self
+    }
+
+    /// How long writing one batch of replies to a connection may take. A peer that stops
+    /// reading its replies makes the server's writes stall; past this the connection is
+    /// closed (its unwritten replies dropped) and counted in
+    /// [`Metrics::write_timeouts`](super::Metrics::write_timeouts). This is the clock that runs
+    /// while the read-idle one waits on the server. `None` waits forever.
+    pub fn write_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.config.write_timeout = timeout.into();
+        self
+    }
+
+    /// The most bytes one connection may hold at once in requests being handled and in
+    /// replies not yet written to it (a message larger than this counts as this). Past it
+    /// the connection is not read, and finished handlers wait to queue their replies, until
+    /// the peer reads: a peer that sends without reading holds at most this much (plus the
+    /// kernel's socket buffers), never its whole backlog. The bytes held over all
+    /// connections are [`Metrics::bytes_pending`](super::Metrics::bytes_pending). At least
+    /// 1; at most `u32::MAX`.
+    pub fn max_pending_bytes_per_connection(mut self, bytes: usize) -> Self {
+        self.config.max_pending_bytes = bytes.clamp(1, u32::MAX as usize);
         self
     }
 

@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
@@ -28,7 +29,7 @@ use crate::buffered::BufferedCodec;
 use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
-use crate::incoming::{Incoming, Service};
+use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
 const READ_CHUNK: usize = 8 * 1024;
@@ -36,6 +37,14 @@ const MIN_READ: usize = 1024;
 /// Replies are gathered up to this many bytes before a write to the socket; larger ones go
 /// straight through.
 const WRITE_BUFFER: usize = 64 * 1024;
+/// During shutdown, after the last answer owed, how long a busy connection is still read
+/// (late requests refused with [`SHUTTING_DOWN`]) before its write side closes: covers the
+/// calls a pipelining peer sent as the last answers reached it.
+const DRAIN_QUIET: Duration = Duration::from_millis(250);
+/// After the write side closed at shutdown, how long the peer's leftover bytes are read and
+/// dropped while waiting for it to close: closing with unread bytes would send a reset, and
+/// a reset can destroy replies the peer has not read yet.
+const LINGER: Duration = Duration::from_secs(1);
 
 /// Serves one accepted connection to its end. `permit` is its place under the server's
 /// connection limit, held until both the reader and the writer are done.
@@ -57,7 +66,20 @@ pub(crate) async fn serve<S: Service>(
     debug!(?wire, "protocol detected");
 
     let (tx, rx) = mpsc::channel(shared.config.max_in_flight);
-    let writer = write_replies(wr, rx, shared.counters.clone(), shared.force.clone(), stop.clone(), open.clone());
+    let budget = Budget {
+        bytes: Arc::new(Semaphore::new(shared.config.max_pending_bytes)),
+        max: shared.config.max_pending_bytes,
+        counters: shared.counters.clone(),
+    };
+    let finish = CancellationToken::new();
+    let writer = write_replies(
+        wr,
+        rx,
+        shared.counters.clone(),
+        WriterSignals { force: shared.force.clone(), failed: stop.clone(), finish: finish.clone() },
+        shared.config.write_timeout,
+        open.clone(),
+    );
     shared.tracker.spawn(writer.in_current_span());
 
     let conn = Connection {
@@ -67,6 +89,8 @@ pub(crate) async fn serve<S: Service>(
         peer,
         wire,
         stop,
+        finish,
+        budget,
         tx,
     };
     let limits = conn.shared.config.limits;
@@ -100,6 +124,41 @@ impl Drop for OpenConnection {
         Counters::sub(&self.counters.connections, 1);
     }
 }
+
+/// The bytes one connection may hold in requests being handled and replies not yet written.
+#[derive(Clone)]
+struct Budget {
+    bytes: Arc<Semaphore>,
+    max: usize,
+    counters: Arc<Counters>,
+}
+
+impl Budget {
+    /// Waits until `len` bytes (at most the whole budget) fit, and holds them until the
+    /// guard drops. `None` only if the semaphore closed, which it never does.
+    async fn hold(&self, len: usize) -> Option<Owed> {
+        let n = len.clamp(1, self.max) as u32;
+        let permit = self.bytes.clone().acquire_many_owned(n).await.ok()?;
+        Counters::add(&self.counters.bytes_pending, u64::from(n));
+        Some(Owed { _permit: permit, counters: self.counters.clone(), n })
+    }
+}
+
+/// Bytes held under a connection's [`Budget`], given back on drop.
+struct Owed {
+    _permit: OwnedSemaphorePermit,
+    counters: Arc<Counters>,
+    n: u32,
+}
+
+impl Drop for Owed {
+    fn drop(&mut self) {
+        Counters::sub(&self.counters.bytes_pending, u64::from(self.n));
+    }
+}
+
+/// A reply for the writer, with the bytes it holds under the connection's budget.
+type Queued = (Bytes, Option<Owed>);
 
 /// Requests of one connection being handled, and a signal when the last one is answered
 /// (the read-idle clock restarts then).
@@ -143,6 +202,9 @@ struct Reader {
     rd: OwnedReadHalf,
     buf: BytesMut,
     stop: CancellationToken,
+    /// Off once the connection drains at shutdown: then only `force` ends a wait.
+    watch_stop: bool,
+    force: CancellationToken,
     counters: Arc<Counters>,
     idle_timeout: Option<std::time::Duration>,
     /// When the peer last delivered a whole message (or the connection opened, or the
@@ -156,6 +218,8 @@ impl Reader {
             rd,
             buf: BytesMut::new(),
             stop,
+            watch_stop: true,
+            force: shared.force.clone(),
             counters: shared.counters.clone(),
             idle_timeout: shared.config.read_idle_timeout,
             last_progress: Instant::now(),
@@ -189,7 +253,8 @@ impl Reader {
         };
         tokio::select! {
             biased;
-            _ = self.stop.cancelled() => ReadEvent::Stopped,
+            _ = self.force.cancelled() => ReadEvent::Stopped,
+            _ = self.stop.cancelled(), if self.watch_stop => ReadEvent::Stopped,
             read = self.rd.read_buf(&mut self.buf) => match read {
                 Ok(0) => ReadEvent::Eof,
                 Ok(n) => {
@@ -249,17 +314,36 @@ struct Connection<S> {
     wire: Wire,
     /// Cancelled when the server stops or the writer fails: read no more requests.
     stop: CancellationToken,
+    /// Tells the writer to write what is queued, close the write side and end.
+    finish: CancellationToken,
     /// Bounds the requests handled at once.
     permits: Arc<Semaphore>,
     in_flight: Arc<InFlight>,
+    /// Bytes held in requests being handled and replies queued.
+    budget: Budget,
     /// To the writer task.
-    tx: mpsc::Sender<Bytes>,
+    tx: mpsc::Sender<Queued>,
 }
 
 impl<S: Service> Connection<S> {
     /// Reads whole messages with `codec` and dispatches each, until the peer closes, the
     /// stream is corrupt, the read-idle timeout runs out or the server stops.
     async fn read_requests<D>(&self, reader: &mut Reader, mut codec: D)
+    where
+        D: Decoder<Item = Bytes, Error = TransportError>,
+    {
+        self.read_until_stopped(reader, &mut codec).await;
+        if self.draining() {
+            self.drain(reader, &mut codec).await;
+        }
+    }
+
+    /// Whether the server is shutting down gracefully (not past its deadline).
+    fn draining(&self) -> bool {
+        self.shared.stop.is_cancelled() && !self.shared.force.is_cancelled()
+    }
+
+    async fn read_until_stopped<D>(&self, reader: &mut Reader, codec: &mut D)
     where
         D: Decoder<Item = Bytes, Error = TransportError>,
     {
@@ -304,8 +388,95 @@ impl<S: Service> Connection<S> {
                 ReadEvent::Idle => {
                     return debug!(buffered = reader.buf.len(), "read-idle timeout; closing");
                 }
-                ReadEvent::Stopped => return debug!("server stopping; no more requests read"),
+                ReadEvent::Stopped => return debug!("server stopping; draining"),
             }
+        }
+    }
+
+    /// Shutdown without losing replies: requests read from now on are answered with
+    /// [`SHUTTING_DOWN`] (retryable: they did not run) while the requests in flight finish;
+    /// a short quiet spell after the last answer; then the write side closes after every
+    /// answer, and the peer's leftover bytes are read and dropped until it closes (or
+    /// [`LINGER`]), so the socket never closes on unread bytes, which would send a reset.
+    async fn drain<D>(&self, reader: &mut Reader, codec: &mut D)
+    where
+        D: Decoder<Item = Bytes, Error = TransportError>,
+    {
+        reader.watch_stop = false;
+        // A connection that owes nothing and has nothing partly received closes at once.
+        let mut busy = self.in_flight.any() || !reader.buf.is_empty();
+        let mut peer_closed = false;
+        'drain: loop {
+            loop {
+                match codec.decode(&mut reader.buf) {
+                    Ok(Some(message)) => {
+                        busy = true;
+                        if !self.refuse(message).await {
+                            return;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => return self.corrupt(e),
+                }
+            }
+            let owed = self.in_flight.any();
+            if !owed && !busy {
+                break;
+            }
+            let quiet = (!owed).then(|| Instant::now() + DRAIN_QUIET);
+            match reader.fill(quiet, owed.then_some(&self.in_flight.idle)).await {
+                ReadEvent::Data | ReadEvent::Answered => {}
+                ReadEvent::Idle => break,
+                ReadEvent::Eof => {
+                    while let Ok(Some(message)) = codec.decode_eof(&mut reader.buf) {
+                        if !self.refuse(message).await {
+                            return;
+                        }
+                    }
+                    peer_closed = true;
+                    // The peer may still read: wait for the answers owed to it.
+                    while self.in_flight.any() {
+                        tokio::select! {
+                            biased;
+                            _ = reader.force.cancelled() => return,
+                            () = self.in_flight.idle.notified() => {}
+                        }
+                    }
+                    break 'drain;
+                }
+                ReadEvent::Failed(e) => return debug!(%e, "read failed while draining"),
+                ReadEvent::Stopped => return,
+            }
+        }
+        self.finish.cancel();
+        if peer_closed {
+            return;
+        }
+        let until = Instant::now() + LINGER;
+        loop {
+            reader.buf.clear();
+            match reader.fill(Some(until), None).await {
+                ReadEvent::Data | ReadEvent::Answered => {}
+                _ => return,
+            }
+        }
+    }
+
+    /// Answers a request read during shutdown with [`SHUTTING_DOWN`] without running it.
+    /// `false` when the connection must stop.
+    async fn refuse(&self, message: Bytes) -> bool {
+        let framed = self.wire.transport == Transport::Framed;
+        let Ok(incoming) = Incoming::parse(message, self.wire.protocol, framed, self.shared.config.limits) else {
+            Counters::add(&self.shared.counters.errors, 1);
+            return false;
+        };
+        Counters::add(&self.shared.counters.requests_refused, 1);
+        let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, SHUTTING_DOWN);
+        let Some(bytes) = incoming.exception(&exception).into_bytes() else { return true };
+        tokio::select! {
+            biased;
+            _ = self.shared.force.cancelled() => false,
+            sent = self.tx.send((bytes, None)) => sent.is_ok(),
         }
     }
 
@@ -329,9 +500,22 @@ impl<S: Service> Connection<S> {
             }
         };
         Counters::add(&shared.counters.requests, 1);
+        // Not read further until the request's bytes fit under the connection's budget.
+        let owed = tokio::select! {
+            biased;
+            _ = self.stop.cancelled() => None,
+            owed = self.budget.hold(incoming.message().len()) => owed,
+        };
         let permit = tokio::select! {
             biased;
-            _ = self.stop.cancelled() => return false,
+            _ = self.stop.cancelled() => {
+                // Not run: answered as refused when the server is draining.
+                if self.draining() {
+                    Counters::sub(&shared.counters.requests, 1);
+                    let _ = self.refuse(incoming.message().clone()).await;
+                }
+                return false;
+            }
             permit = self.permits.clone().acquire_owned() => match permit {
                 Ok(permit) => permit,
                 Err(_) => return false, // never closed
@@ -347,6 +531,8 @@ impl<S: Service> Connection<S> {
         );
         let request = Request {
             shared: shared.clone(),
+            request_bytes: owed,
+            budget: self.budget.clone(),
             tx: self.tx.clone(),
             in_flight: self.in_flight.clone(),
             framed,
@@ -360,14 +546,17 @@ impl<S: Service> Connection<S> {
 /// One request being handled; its drop marks it answered.
 struct Request<S> {
     shared: Arc<Shared<S>>,
-    tx: mpsc::Sender<Bytes>,
+    /// The request's bytes under the budget, until its handler is done with them.
+    request_bytes: Option<Owed>,
+    budget: Budget,
+    tx: mpsc::Sender<Queued>,
     in_flight: Arc<InFlight>,
     framed: bool,
     _permit: OwnedSemaphorePermit,
 }
 
 impl<S: Service> Request<S> {
-    async fn run(self, incoming: Incoming) {
+    async fn run(mut self, incoming: Incoming) {
         let shared = &self.shared;
         // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
         let request = incoming.clone();
@@ -394,12 +583,21 @@ impl<S: Service> Request<S> {
                     .into_bytes()
             }
         };
+        drop(request);
+        self.request_bytes = None;
         let Some(bytes) = reply else { return };
+        let shared = self.shared.clone();
+        let owed = tokio::select! {
+            biased;
+            _ = shared.force.cancelled() => return,
+            // Waits while the peer leaves earlier replies unread.
+            owed = self.budget.hold(bytes.len()) => owed,
+        };
         tokio::select! {
             biased;
             _ = shared.force.cancelled() => {}
             // Fails only when the writer is gone, and then so is the peer.
-            _ = self.tx.send(bytes) => {}
+            _ = self.tx.send((bytes, owed)) => {}
         }
     }
 }
@@ -411,35 +609,80 @@ impl<S> Drop for Request<S> {
     }
 }
 
+/// What ends a connection's writer early, or tells it to finish.
+struct WriterSignals {
+    /// The shutdown deadline passed: stop at once.
+    force: CancellationToken,
+    /// Cancelled by the writer when a write fails, so the reader stops too.
+    failed: CancellationToken,
+    /// Write what is queued, close the write side, end (the reader is draining at shutdown).
+    finish: CancellationToken,
+}
+
 /// Writes replies as they come, gathering those that are ready into one socket write, until
-/// every sender is gone (then closes the write side) or the shutdown deadline passes.
+/// every sender is gone or `finish` (then closes the write side) or the shutdown deadline
+/// passes.
 async fn write_replies(
     wr: OwnedWriteHalf,
-    mut rx: mpsc::Receiver<Bytes>,
+    mut rx: mpsc::Receiver<Queued>,
     counters: Arc<Counters>,
-    force: CancellationToken,
-    stop: CancellationToken,
+    signals: WriterSignals,
+    write_timeout: Option<Duration>,
     _open: Arc<OpenConnection>,
 ) {
     let mut out = BufWriter::with_capacity(WRITE_BUFFER, wr);
+    // A write that makes no progress in time: the peer is not reading.
+    let counters = &counters;
+    let timed = |step: &'static str| {
+        move |e: tokio::time::error::Elapsed| {
+            Counters::add(&counters.write_timeouts, 1);
+            io::Error::new(io::ErrorKind::TimedOut, format!("{step} stalled past the write timeout ({e})"))
+        }
+    };
+    async fn bounded<F: Future<Output = io::Result<()>>>(
+        limit: Option<Duration>,
+        write: F,
+        on_timeout: impl FnOnce(tokio::time::error::Elapsed) -> io::Error,
+    ) -> io::Result<()> {
+        let Some(limit) = limit else { return write.await };
+        let mut write = std::pin::pin!(write);
+        // Most writes finish at once (the socket has room): they need no timer.
+        if let Poll::Ready(done) = std::future::poll_fn(|cx| Poll::Ready(write.as_mut().poll(cx))).await {
+            return done;
+        }
+        tokio::time::timeout(limit, write).await.map_err(on_timeout)?
+    }
     let written = async {
-        while let Some(reply) = rx.recv().await {
-            out.write_all(&reply).await?;
+        let mut finishing = false;
+        loop {
+            let reply = tokio::select! {
+                biased;
+                reply = rx.recv() => reply,
+                // Nothing more will be sent: what is queued is written, then the loop ends.
+                _ = signals.finish.cancelled(), if !finishing => {
+                    finishing = true;
+                    rx.close();
+                    continue;
+                }
+            };
+            let Some((reply, owed)) = reply else { break };
+            bounded(write_timeout, out.write_all(&reply), timed("writing a reply")).await?;
             Counters::add(&counters.bytes_out, reply.len() as u64);
             if rx.is_empty() {
-                out.flush().await?;
+                bounded(write_timeout, out.flush(), timed("writing replies")).await?;
             }
+            drop(owed);
         }
-        out.shutdown().await
+        bounded(write_timeout, out.shutdown(), timed("closing")).await
     };
     let result = tokio::select! {
         biased;
-        _ = force.cancelled() => return,
+        _ = signals.force.cancelled() => return,
         result = written => result,
     };
     if let Err(e) = result {
         debug!(%e, "writing replies failed; closing");
-        stop.cancel();
+        signals.failed.cancel();
     }
 }
 

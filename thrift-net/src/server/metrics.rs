@@ -31,6 +31,16 @@ pub struct Metrics {
     pub bytes_in: u64,
     /// Bytes written to sockets.
     pub bytes_out: u64,
+    /// Requests read after shutdown began, answered with the retryable
+    /// [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception instead of being run.
+    pub requests_refused: u64,
+    /// Bytes held now, over all connections, in requests being handled and replies not yet
+    /// written (each connection's share is bounded by
+    /// [`ServerBuilder::max_pending_bytes_per_connection`](super::ServerBuilder::max_pending_bytes_per_connection)).
+    pub bytes_pending: u64,
+    /// Connections closed because a write made no progress within the write timeout (a
+    /// peer not reading its replies).
+    pub write_timeouts: u64,
 }
 
 /// The live counters behind [`Metrics`].
@@ -44,6 +54,9 @@ pub(crate) struct Counters {
     pub errors: AtomicU64,
     pub bytes_in: AtomicU64,
     pub bytes_out: AtomicU64,
+    pub requests_refused: AtomicU64,
+    pub bytes_pending: AtomicU64,
+    pub write_timeouts: AtomicU64,
 }
 
 impl Counters {
@@ -57,6 +70,9 @@ impl Counters {
             errors: self.errors.load(Relaxed),
             bytes_in: self.bytes_in.load(Relaxed),
             bytes_out: self.bytes_out.load(Relaxed),
+            requests_refused: self.requests_refused.load(Relaxed),
+            bytes_pending: self.bytes_pending.load(Relaxed),
+            write_timeouts: self.write_timeouts.load(Relaxed),
         }
     }
 
