@@ -144,9 +144,10 @@ impl Config {
         self
     }
 
-    /// Whether enums hold values the IDL does not name (default true): a
-    /// `#[thrift(unknown)] Other(i32)` variant keeps a newer peer's value instead of
-    /// failing the whole message.
+    /// Whether enums and unions hold what the IDL does not name (default true): a
+    /// `#[thrift(unknown)] Other(i32)` variant keeps a newer peer's enum value, and a
+    /// `#[thrift(unknown)] Unknown(i16)` variant the field id of a union member it added,
+    /// instead of failing the whole message. When false they are `#[thrift(closed)]`.
     pub fn open_enums(&mut self, open: bool) -> &mut Config {
         self.open_enums = open;
         self

@@ -47,7 +47,7 @@ impl Gen<'_> {
         if !e.values.is_empty() {
             derives.push(quote!(Default));
         }
-        let container = self.container_attr(name_arg(name_str, &e.name), false);
+        let container = self.container_attr(name_arg(name_str, &e.name), false, !open);
         let extra = Self::attributes_for(&self.type_attributes, &self.idl_path(id));
         let repr = open.then(|| quote!(#[repr(i32)]));
         let mut variants = Vec::new();
@@ -109,11 +109,14 @@ impl Gen<'_> {
         }
     }
 
-    /// `#[thrift(name = "...", exception, crate = "...")]`, or nothing.
-    fn container_attr(&self, name: Option<TokenStream>, exception: bool) -> TokenStream {
+    /// `#[thrift(name = "...", exception, closed, crate = "...")]`, or nothing.
+    fn container_attr(&self, name: Option<TokenStream>, exception: bool, closed: bool) -> TokenStream {
         let mut args: Vec<TokenStream> = name.into_iter().collect();
         if exception {
             args.push(quote!(exception));
+        }
+        if closed {
+            args.push(quote!(closed));
         }
         if let Some(krate) = self.custom_core() {
             args.push(quote!(crate = #krate));
@@ -173,7 +176,9 @@ impl Gen<'_> {
         if has_default && !manual_default {
             derives.push(quote!(Default));
         }
-        let container = self.container_attr(name_arg(name_str, &s.name), kind == StructKind::Exception);
+        let open_union = kind == StructKind::Union && self.config.open_enums;
+        let closed_union = kind == StructKind::Union && !self.config.open_enums;
+        let container = self.container_attr(name_arg(name_str, &s.name), kind == StructKind::Exception, closed_union);
         let idl_path = self.idl_path(id);
         let extra = Self::attributes_for(&self.type_attributes, &idl_path);
         let mut members = Vec::new();
@@ -228,6 +233,14 @@ impl Gen<'_> {
                 (None, false) => quote!(#field: Default::default()),
             });
             members.push(quote!(#doc #[thrift(#(#args),*)] #extra pub #field: #ty,));
+        }
+        if open_union {
+            let unknown = ident(&self.unknown_variant[&id]);
+            members.push(quote! {
+                /// A member this IDL does not name, such as one a newer peer added: its field id.
+                #[thrift(unknown)]
+                #unknown(i16),
+            });
         }
         let item = if kind == StructKind::Union {
             quote!(pub enum #name { #(#members)* })

@@ -146,6 +146,7 @@ pub(crate) struct Gen<'a> {
     variants: HashMap<(DefId, usize), String>,
     /// Per enum value that repeats an earlier number: its associated constant.
     aliases: HashMap<(DefId, usize), String>,
+    /// Per open enum or union: its catch-all variant.
     unknown_variant: HashMap<DefId, String>,
     services: HashMap<DefId, ServiceNames>,
     type_attributes: Vec<(String, Vec<syn::Attribute>)>,
@@ -368,6 +369,9 @@ impl Gen<'_> {
                         let case = if s.kind == StructKind::Union { Case::Camel } else { Case::Snake };
                         for (i, f) in s.fields.iter().enumerate() {
                             self.fields.insert((id, i), ns.claim(convert(&f.name, case)));
+                        }
+                        if s.kind == StructKind::Union {
+                            self.unknown_variant.insert(id, ns.claim("Unknown".into()));
                         }
                     }
                     Def::Enum(e) => {

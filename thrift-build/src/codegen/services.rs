@@ -86,13 +86,14 @@ impl Gen<'_> {
         }
     }
 
+    /// Closed: a reply that throws an exception the method does not declare is an error.
     fn container_attr_exception(&self) -> TokenStream {
         let core = &self.core;
         let text = quote!(#core).to_string().replace(' ', "");
         if text != "thrift_core" && text != "::thrift_core" {
-            quote!(#[thrift(exception, crate = #text)])
+            quote!(#[thrift(exception, closed, crate = #text)])
         } else {
-            quote!(#[thrift(exception)])
+            quote!(#[thrift(exception, closed)])
         }
     }
 
