@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 secs=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift
-all=(decode_binary decode_compact roundtrip skip envelope buffered framed)
+all=(decode_binary decode_compact roundtrip skip envelope buffered framed idl)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 jobs=${FUZZ_JOBS:-1}
 
@@ -32,6 +32,9 @@ bin=fuzz/target/$host/release
 # links against libFuzzer's runtime).
 RUSTFLAGS="" cargo build --quiet --manifest-path fuzz/Cargo.toml --release --bin seeds
 fuzz/target/release/seeds fuzz/corpus >/dev/null
+# The IDL target starts from the repository's own test IDLs.
+mkdir -p fuzz/corpus/idl
+cp thrift-build/tests/snapshots/*.thrift fuzz/corpus/idl/
 mkdir -p fuzz/logs
 
 # Runs one target for $secs seconds in total, restarting after each finding (at most 20).

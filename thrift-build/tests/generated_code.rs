@@ -133,3 +133,14 @@ fn a_generated_service_with_extends_and_exceptions() {
         client.log("fire and forget".into()).await.unwrap();
     });
 }
+
+#[test]
+fn code_for_renamed_crates_is_the_same_code() {
+    // Built in a crate that knows thrift-core as `tc` and thrift-net as `tn`.
+    use thrift_build_renamed::gen::thrift_test::{SecondServiceDefinition, Xtruct};
+    let x = Xtruct { string_thing: "s".into(), i32_thing: 7, ..Default::default() };
+    let bytes = thrift_core::to_vec::<Compact, _>(&x);
+    assert_eq!(thrift_core::from_slice::<Compact, Xtruct>(&bytes).unwrap(), x);
+    let idl = thrift_core::Idl::new().add_service::<SecondServiceDefinition>().render();
+    assert!(idl.contains("string secondtestString(1: string thing)"), "{idl}");
+}
