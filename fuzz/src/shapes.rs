@@ -145,7 +145,7 @@ pub struct Rich<'a> {
     #[thrift(id = 1)]
     pub flag: bool,
     /// byte
-    #[thrift(id = 2)]
+    #[thrift(id = 2, name = "a_byte")]
     pub byte: i8,
     /// i16
     #[thrift(id = 3)]
@@ -157,7 +157,7 @@ pub struct Rich<'a> {
     #[thrift(id = 5)]
     pub long: i64,
     /// double
-    #[thrift(id = 6)]
+    #[thrift(id = 6, name = "a_double")]
     pub double: Bits,
     /// Required string.
     #[thrift(id = 7, required)]
@@ -178,7 +178,7 @@ pub struct Rich<'a> {
     #[thrift(id = 12)]
     pub cow: Cow<'a, str>,
     /// uuid
-    #[thrift(id = 13)]
+    #[thrift(id = 13, name = "a_uuid")]
     pub uuid: Uuid,
     /// list<i64>
     #[thrift(id = 14)]
