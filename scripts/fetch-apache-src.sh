@@ -15,11 +15,9 @@ if [ -f "$dest/test/ThriftTest.thrift" ]; then
   exit 0
 fi
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-
-# apt's own sources folder stays untouched: a private SourceParts folder holds a deb-src entry
-# for each suite of the machine's deb entries.
+# apt's own sources and lists stay untouched: a private SourceParts folder holds one deb-src
+# entry, and its package lists go to a private folder too. Downloading a source package needs
+# neither root nor dpkg-dev (dpkg-source only unpacks, which tar does here).
 parts=$(mktemp -d)
 trap 'rm -rf "$parts" "${work:-}"' EXIT
 # Same suite and mirror as the machine's own deb entry for Debian's main archive.
@@ -36,7 +34,6 @@ SRC
 opts=(-o "Dir::Etc::SourceParts=$parts" -o "Dir::Etc::SourceList=/dev/null"
       -o "Dir::State::Lists=$parts/lists" -o "Dir::Cache=$parts/cache")
 mkdir -p "$parts/lists/partial" "$parts/cache/archives/partial"
-command -v dpkg-source >/dev/null 2>&1 || { $sudo apt-get update -qq; DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dpkg-dev >/dev/null; }
 apt-get "${opts[@]}" update -qq
 work=$(mktemp -d)
 (cd "$work" && apt-get "${opts[@]}" source --download-only thrift >/dev/null)
