@@ -108,7 +108,7 @@ pub(crate) fn read_map_len<P: Protocol>(r: &mut Reader<'_>, key: TType, value: T
 /// Encoded length of `len` elements from `iter`, without visiting them when they all have
 /// the same size.
 #[inline]
-fn elems_len<'a, P: Protocol, T: Encode + 'a>(len: usize, iter: impl Iterator<Item = &'a T>) -> usize {
+pub(super) fn elems_len<'a, P: Protocol, T: Encode + 'a>(len: usize, iter: impl Iterator<Item = &'a T>) -> usize {
     match T::fixed_len::<P>() {
         Some(each) => each * len,
         None => iter.map(T::encoded_len::<P>).sum(),

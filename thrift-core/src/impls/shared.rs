@@ -42,11 +42,7 @@ impl<T: Encode> Encode for VecDeque<T> {
     }
     #[inline]
     fn encoded_len<P: Protocol>(&self) -> usize {
-        let elems = match T::fixed_len::<P>() {
-            Some(each) => each * self.len(),
-            None => self.iter().map(T::encoded_len::<P>).sum(),
-        };
-        P::list_begin_len(self.len()) + elems
+        P::list_begin_len(self.len()) + super::containers::elems_len::<P, T>(self.len(), self.iter())
     }
 }
 
