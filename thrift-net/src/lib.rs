@@ -168,6 +168,8 @@ mod detect;
 mod error;
 mod framed;
 mod incoming;
+#[cfg(any(feature = "server", feature = "client"))]
+mod keepalive;
 mod local;
 mod message;
 #[cfg(feature = "pool")]

@@ -38,6 +38,12 @@ pub struct ClientConfig {
     /// How long [`Client::connect`](super::Client::connect) may take. `None` waits as long as
     /// the system does. Default: 10 seconds.
     pub connect_timeout: Option<Duration>,
+    /// TCP keepalive on the connection: how long it may be idle before the kernel starts
+    /// probing the server (then every 10 s, three probes), so a server that vanished
+    /// without closing (its host crashed, the network went down) fails the calls waiting on
+    /// it instead of leaving them to their timeouts, and an idle pooled connection to it is
+    /// found dead. `None` turns it off. Default: 60 seconds.
+    pub tcp_keepalive: Option<Duration>,
     /// Limits for reading replies; the frame (framed) or message (buffered) limit also
     /// bounds the calls sent. Default: Apache's.
     pub limits: Limits,
@@ -48,6 +54,8 @@ impl ClientConfig {
     pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
     /// The connect timeout unless set otherwise.
     pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The idle time before keepalive probes unless set otherwise.
+    pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
 
     /// The default settings with this transport and protocol.
     pub fn new(transport: Transport, protocol: ProtocolKind) -> Self {
@@ -63,6 +71,7 @@ impl Default for ClientConfig {
             multiplexed: false,
             call_timeout: Some(Self::DEFAULT_CALL_TIMEOUT),
             connect_timeout: Some(Self::DEFAULT_CONNECT_TIMEOUT),
+            tcp_keepalive: Some(Self::DEFAULT_TCP_KEEPALIVE),
             limits: Limits::default(),
         }
     }

@@ -118,6 +118,7 @@ impl Client {
         };
         // Calls are whole messages written at once: don't let Nagle hold them back.
         stream.set_nodelay(true)?;
+        crate::keepalive::set(&stream, config.tcp_keepalive)?;
         let (rd, wr) = stream.into_split();
         Ok(Client::from_halves(rd, wr, config))
     }

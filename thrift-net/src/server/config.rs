@@ -14,6 +14,10 @@ pub(crate) struct ServerConfig {
     pub read_idle_timeout: Option<Duration>,
     pub write_timeout: Option<Duration>,
     pub max_pending_bytes: usize,
+    pub max_receiving_bytes: usize,
+    pub handler_timeout: Option<Duration>,
+    pub half_close: bool,
+    pub tcp_keepalive: Option<Duration>,
     pub limits: Limits,
 }
 
@@ -25,6 +29,10 @@ impl Default for ServerConfig {
             read_idle_timeout: Some(ServerBuilder::DEFAULT_READ_IDLE_TIMEOUT),
             write_timeout: Some(ServerBuilder::DEFAULT_WRITE_TIMEOUT),
             max_pending_bytes: ServerBuilder::DEFAULT_MAX_PENDING_BYTES,
+            max_receiving_bytes: ServerBuilder::DEFAULT_MAX_RECEIVING_BYTES,
+            handler_timeout: None,
+            half_close: false,
+            tcp_keepalive: Some(ServerBuilder::DEFAULT_TCP_KEEPALIVE),
             limits: ServerBuilder::default_limits(),
         }
     }
@@ -43,13 +51,18 @@ impl Default for ServerConfig {
 /// | [`max_pending_bytes_per_connection`](Self::max_pending_bytes_per_connection) | 8 MiB | the connection is not read, and finished replies wait to be queued, until the peer reads: calls wait; `bytes_pending` shows it |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
 /// | [`read_idle_timeout`](Self::read_idle_timeout) | 60 s | a peer silent (or trickling) while owed nothing is disconnected: its next call fails `NotSent` (or `Transport` if it raced the close) |
+/// | [`max_receiving_bytes`](Self::max_receiving_bytes) | 256 MiB | the connection whose partly received message would take the server over it is closed: its calls fail `Transport`; counted in `receive_budget_exceeded` |
+/// | [`handler_timeout`](Self::handler_timeout) | off | the handler is cancelled (its future dropped) and the call answered `INTERNAL_ERROR` naming the method and the timeout (`CallError::Application`); counted in `handler_timeouts` |
+/// | peer closes its connection ([`half_close`](Self::half_close) off) | — | its handlers still running are cancelled (oneway ones excepted) and their replies dropped; counted in `handlers_cancelled` |
+/// | [`tcp_keepalive`](Self::tcp_keepalive) | 60 s | a peer gone without a close (host down, cable cut) is found by the kernel's probes and its connection closed, its handlers cancelled |
 /// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
 /// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
 /// | shutdown `grace` ([`ServerHandle::shutdown`](super::ServerHandle::shutdown)) | given per call | before it: requests read after shutdown began are answered [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) (`is_retry_safe()`), every running handler's reply is delivered, then a clean close; past it: handlers are abandoned and connections closed (`Transport`) |
 ///
-/// Not bounded yet: handlers have no server-side deadline and are not cancelled when their
-/// client disconnects, and there is no server-wide budget for partly received messages
-/// (each connection may hold one frame up to `max_frame_len` while it arrives).
+/// So a misbehaving peer costs the server at most `max_pending_bytes_per_connection` in
+/// requests and replies, its share of `max_receiving_bytes` in a message arriving, and its
+/// place under `max_connections`, for at most `read_idle_timeout` (silent or trickling),
+/// `write_timeout` (not reading) or `handler_timeout` (a request that runs too long).
 ///
 /// ```
 /// use std::time::Duration;
@@ -81,6 +94,12 @@ impl ServerBuilder {
     pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
     /// The bytes one connection may hold in requests and replies unless set otherwise.
     pub const DEFAULT_MAX_PENDING_BYTES: usize = 8 * 1024 * 1024;
+    /// The bytes all connections together may hold in partly received messages unless set
+    /// otherwise.
+    pub const DEFAULT_MAX_RECEIVING_BYTES: usize = 256 * 1024 * 1024;
+    /// How long a connection is idle before the kernel's keepalive probes start, unless set
+    /// otherwise.
+    pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
 
     /// The most connections served at once. A connection accepted beyond it is closed at
     /// once (its peer sees the connection end) and counted in
@@ -128,6 +147,61 @@ impl ServerBuilder {
     /// 1; at most `u32::MAX`.
     pub fn max_pending_bytes_per_connection(mut self, bytes: usize) -> Self {
         self.config.max_pending_bytes = bytes.clamp(1, u32::MAX as usize);
+        self
+    }
+
+    /// The most bytes all connections together may hold in messages they have partly
+    /// received (a slow upload, or a peer that declares a large frame and stalls). A
+    /// connection whose partial message would take the total past it is closed (counted in
+    /// [`Metrics::receive_budget_exceeded`](super::Metrics::receive_budget_exceeded)), so
+    /// many stalled peers cannot together hold `max_connections × max_frame_len`. The bytes
+    /// held now are [`Metrics::bytes_receiving`](super::Metrics::bytes_receiving). At least
+    /// 1.
+    pub fn max_receiving_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_receiving_bytes = bytes.max(1);
+        self
+    }
+
+    /// How long one handler may run. Past it the handler's future is dropped (what it was
+    /// awaiting is cancelled) and the call is answered with a `TApplicationException`
+    /// `INTERNAL_ERROR` that names the method and the timeout; counted in
+    /// [`Metrics::handler_timeouts`](super::Metrics::handler_timeouts). Off (`None`) by
+    /// default, as in Apache's servers: the client's own deadline is usually the better
+    /// judge, and a handler cut short mid-work may leave its side effects half done.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = thrift_net::Server::builder().handler_timeout(Duration::from_secs(10)).build();
+    /// # let _ = server;
+    /// ```
+    pub fn handler_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.config.handler_timeout = timeout.into();
+        self
+    }
+
+    /// Whether a peer that closes its sending side may still read replies (TCP half-close).
+    ///
+    /// Off by default, as in hyper: when a peer's stream ends, its handlers still running are
+    /// cancelled and their replies dropped, because a Thrift client closes its connection
+    /// when it gives up on its calls (it timed out, or it is going away) and the work is no
+    /// longer wanted; counted in
+    /// [`Metrics::handlers_cancelled`](super::Metrics::handlers_cancelled). Oneway requests
+    /// are never cancelled this way: their sender does not wait for them, so its leaving says
+    /// nothing about them. Turn it on for peers that shut down their write side and then read
+    /// their answers. Either way, a peer whose connection fails (a reset, or a write that
+    /// fails) has its handlers cancelled.
+    pub fn half_close(mut self, allow: bool) -> Self {
+        self.config.half_close = allow;
+        self
+    }
+
+    /// TCP keepalive on accepted connections: how long a connection may be idle before the
+    /// kernel starts probing the peer. A peer that vanished without closing (its host
+    /// crashed, the network between went down) is then found and its connection closed
+    /// instead of holding its place and its handlers forever. On (60 s) by default; `None`
+    /// turns it off.
+    pub fn tcp_keepalive(mut self, idle: impl Into<Option<Duration>>) -> Self {
+        self.config.tcp_keepalive = idle.into();
         self
     }
 

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits, MessageType};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
 
 use super::metrics::{is_exception, Counters};
+use super::receiving::Receiving;
 use super::Shared;
 use crate::buffered::BufferedCodec;
 use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
@@ -59,6 +60,9 @@ pub(crate) async fn serve<S: Service>(
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%e, "cannot set TCP_NODELAY");
     }
+    if let Err(e) = crate::keepalive::set(&stream, shared.config.tcp_keepalive) {
+        debug!(%e, "cannot set TCP keepalive");
+    }
     let (rd, wr) = stream.into_split();
     let stop = shared.stop.child_token();
     let mut reader = Reader::new(rd, stop.clone(), &shared);
@@ -72,11 +76,12 @@ pub(crate) async fn serve<S: Service>(
         counters: shared.counters.clone(),
     };
     let finish = CancellationToken::new();
+    let gone = CancellationToken::new();
     let writer = write_replies(
         wr,
         rx,
         shared.counters.clone(),
-        WriterSignals { force: shared.force.clone(), failed: stop.clone(), finish: finish.clone() },
+        WriterSignals { force: shared.force.clone(), failed: stop.clone(), gone: gone.clone(), finish: finish.clone() },
         shared.config.write_timeout,
         open.clone(),
     );
@@ -90,6 +95,7 @@ pub(crate) async fn serve<S: Service>(
         wire,
         stop,
         finish,
+        gone,
         budget,
         tx,
     };
@@ -210,6 +216,8 @@ struct Reader {
     /// When the peer last delivered a whole message (or the connection opened, or the
     /// last request in flight was answered).
     last_progress: Instant,
+    /// The buffer's partial message, under the server-wide budget.
+    receiving: Receiving,
 }
 
 impl Reader {
@@ -223,6 +231,7 @@ impl Reader {
             counters: shared.counters.clone(),
             idle_timeout: shared.config.read_idle_timeout,
             last_progress: Instant::now(),
+            receiving: Receiving::new(shared.receiving.clone()),
         }
     }
 
@@ -232,6 +241,17 @@ impl Reader {
 
     fn deadline(&self) -> Option<Instant> {
         self.idle_timeout.map(|t| self.last_progress + t)
+    }
+
+    /// Accounts the bytes of the message partly received so far under the server-wide
+    /// budget. `false` when they do not fit: the connection must close.
+    fn hold_partial(&mut self) -> bool {
+        if self.receiving.hold(self.buf.len()) {
+            return true;
+        }
+        Counters::add(&self.counters.receive_budget_exceeded, 1);
+        debug!(buffered = self.buf.len(), "partly received message past the server's receiving budget; closing");
+        false
     }
 
     /// Waits for more bytes, the deadline, a stop, or (when given) the last answer.
@@ -316,6 +336,9 @@ struct Connection<S> {
     stop: CancellationToken,
     /// Tells the writer to write what is queued, close the write side and end.
     finish: CancellationToken,
+    /// Cancelled when the peer is gone (its stream ended without half-close allowed, a read
+    /// or a write failed): its handlers still running are cancelled.
+    gone: CancellationToken,
     /// Bounds the requests handled at once.
     permits: Arc<Semaphore>,
     in_flight: Arc<InFlight>,
@@ -363,6 +386,9 @@ impl<S: Service> Connection<S> {
                     Err(e) => return self.corrupt(e),
                 }
             }
+            if !reader.hold_partial() {
+                return;
+            }
             // With nothing partly received and answers still owed, the peer is waiting on
             // us, not idle: the clock restarts when the last answer goes out.
             let waiting_on_us = reader.buf.is_empty() && self.in_flight.any();
@@ -382,9 +408,12 @@ impl<S: Service> Connection<S> {
                             Err(e) => break debug!(%e, "closed by the peer mid-message"),
                         }
                     }
-                    return;
+                    return self.peer_closed();
                 }
-                ReadEvent::Failed(e) => return debug!(%e, "read failed; closing"),
+                ReadEvent::Failed(e) => {
+                    self.gone.cancel();
+                    return debug!(%e, "read failed; closing");
+                }
                 ReadEvent::Idle => {
                     return debug!(buffered = reader.buf.len(), "read-idle timeout; closing");
                 }
@@ -419,6 +448,9 @@ impl<S: Service> Connection<S> {
                     Err(e) => return self.corrupt(e),
                 }
             }
+            if !reader.hold_partial() {
+                return;
+            }
             let owed = self.in_flight.any();
             if !owed && !busy {
                 break;
@@ -434,6 +466,7 @@ impl<S: Service> Connection<S> {
                         }
                     }
                     peer_closed = true;
+                    self.peer_closed();
                     // The peer may still read: wait for the answers owed to it.
                     while self.in_flight.any() {
                         tokio::select! {
@@ -444,7 +477,10 @@ impl<S: Service> Connection<S> {
                     }
                     break 'drain;
                 }
-                ReadEvent::Failed(e) => return debug!(%e, "read failed while draining"),
+                ReadEvent::Failed(e) => {
+                    self.gone.cancel();
+                    return debug!(%e, "read failed while draining");
+                }
                 ReadEvent::Stopped => return,
             }
         }
@@ -459,6 +495,14 @@ impl<S: Service> Connection<S> {
                 ReadEvent::Data | ReadEvent::Answered => {}
                 _ => return,
             }
+        }
+    }
+
+    /// The peer's stream ended: unless half-close is allowed, it will read no replies, so
+    /// its handlers still running are cancelled.
+    fn peer_closed(&self) {
+        if !self.shared.config.half_close {
+            self.gone.cancel();
         }
     }
 
@@ -535,6 +579,7 @@ impl<S: Service> Connection<S> {
             budget: self.budget.clone(),
             tx: self.tx.clone(),
             in_flight: self.in_flight.clone(),
+            gone: self.gone.clone(),
             framed,
             _permit: permit,
         };
@@ -551,6 +596,8 @@ struct Request<S> {
     budget: Budget,
     tx: mpsc::Sender<Queued>,
     in_flight: Arc<InFlight>,
+    /// The peer is gone: cancel the handler (unless the request is oneway).
+    gone: CancellationToken,
     framed: bool,
     _permit: OwnedSemaphorePermit,
 }
@@ -560,21 +607,45 @@ impl<S: Service> Request<S> {
         let shared = &self.shared;
         // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
         let request = incoming.clone();
+        // A oneway request's sender does not wait for it: its leaving cancels nothing.
+        let cancellable = request.kind() != MessageType::Oneway;
+        let timeout = shared.config.handler_timeout;
+        let expired = async {
+            match timeout {
+                Some(t) => tokio::time::sleep(t).await,
+                None => pending().await,
+            }
+        };
         let outcome = tokio::select! {
             biased;
             // Past the shutdown deadline: abandoned, unanswered.
             _ = shared.force.cancelled() => return,
-            outcome = CatchUnwind(Box::pin(shared.service.call(incoming))) => outcome,
+            _ = self.gone.cancelled(), if cancellable => {
+                Counters::add(&shared.counters.handlers_cancelled, 1);
+                return debug!("the peer is gone; handler cancelled");
+            }
+            outcome = CatchUnwind(Box::pin(shared.service.call(incoming))) => Some(outcome),
+            () = expired => None,
         };
         let reply = match outcome {
-            Ok(reply) => {
+            None => {
+                Counters::add(&shared.counters.handler_timeouts, 1);
+                Counters::add(&shared.counters.errors, 1);
+                let limit = timeout.unwrap_or_default();
+                debug!(?limit, "handler ran past the handler timeout; cancelled");
+                let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
+                request
+                    .exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message))
+                    .into_bytes()
+            }
+            Some(Ok(reply)) => {
                 let bytes = reply.into_bytes();
                 if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), self.framed)) {
                     Counters::add(&shared.counters.errors, 1);
                 }
                 bytes
             }
-            Err(panic) => {
+            Some(Err(panic)) => {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
                 let message = format!("internal error processing {}", request.method());
@@ -615,6 +686,8 @@ struct WriterSignals {
     force: CancellationToken,
     /// Cancelled by the writer when a write fails, so the reader stops too.
     failed: CancellationToken,
+    /// Cancelled with `failed`: the peer is gone, so are its handlers.
+    gone: CancellationToken,
     /// Write what is queued, close the write side, end (the reader is draining at shutdown).
     finish: CancellationToken,
 }
@@ -683,6 +756,7 @@ async fn write_replies(
     if let Err(e) = result {
         debug!(%e, "writing replies failed; closing");
         signals.failed.cancel();
+        signals.gone.cancel();
     }
 }
 

@@ -41,6 +41,19 @@ pub struct Metrics {
     /// Connections closed because a write made no progress within the write timeout (a
     /// peer not reading its replies).
     pub write_timeouts: u64,
+    /// Bytes held now, over all connections, in messages partly received (bounded by
+    /// [`ServerBuilder::max_receiving_bytes`](super::ServerBuilder::max_receiving_bytes)).
+    pub bytes_receiving: u64,
+    /// Connections closed because their partly received message would have taken the
+    /// server past [`ServerBuilder::max_receiving_bytes`](super::ServerBuilder::max_receiving_bytes).
+    pub receive_budget_exceeded: u64,
+    /// Handlers cancelled because they ran past
+    /// [`ServerBuilder::handler_timeout`](super::ServerBuilder::handler_timeout) (each call
+    /// answered `INTERNAL_ERROR`).
+    pub handler_timeouts: u64,
+    /// Handlers cancelled because their peer closed or lost its connection (see
+    /// [`ServerBuilder::half_close`](super::ServerBuilder::half_close)).
+    pub handlers_cancelled: u64,
 }
 
 /// The live counters behind [`Metrics`].
@@ -57,6 +70,10 @@ pub(crate) struct Counters {
     pub requests_refused: AtomicU64,
     pub bytes_pending: AtomicU64,
     pub write_timeouts: AtomicU64,
+    pub bytes_receiving: AtomicU64,
+    pub receive_budget_exceeded: AtomicU64,
+    pub handler_timeouts: AtomicU64,
+    pub handlers_cancelled: AtomicU64,
 }
 
 impl Counters {
@@ -73,6 +90,10 @@ impl Counters {
             requests_refused: self.requests_refused.load(Relaxed),
             bytes_pending: self.bytes_pending.load(Relaxed),
             write_timeouts: self.write_timeouts.load(Relaxed),
+            bytes_receiving: self.bytes_receiving.load(Relaxed),
+            receive_budget_exceeded: self.receive_budget_exceeded.load(Relaxed),
+            handler_timeouts: self.handler_timeouts.load(Relaxed),
+            handlers_cancelled: self.handlers_cancelled.load(Relaxed),
         }
     }
 

@@ -5,6 +5,7 @@ mod config;
 mod connection;
 mod metrics;
 mod multiplex;
+mod receiving;
 mod shutdown;
 
 use std::io;
@@ -26,6 +27,7 @@ pub use shutdown::Shutdown;
 use crate::incoming::Service;
 use config::ServerConfig;
 use metrics::Counters;
+use receiving::ReceivingBudget;
 use shutdown::Signals;
 
 /// After an accept error that is not the peer's (out of file descriptors, say), wait this
@@ -119,6 +121,7 @@ impl Server {
             service,
             config: self.config.clone(),
             counters: counters.clone(),
+            receiving: ReceivingBudget::new(self.config.max_receiving_bytes, counters.clone()),
             stop: signals.stop.clone(),
             force: signals.force.clone(),
             tracker: signals.tracker.clone(),
@@ -134,6 +137,8 @@ pub(crate) struct Shared<S> {
     pub service: S,
     pub config: ServerConfig,
     pub counters: Arc<Counters>,
+    /// The bytes all connections may hold in partly received messages.
+    pub receiving: Arc<ReceivingBudget>,
     /// Stop accepting connections and reading requests.
     pub stop: CancellationToken,
     /// Abandon requests in flight (the shutdown deadline passed).
