@@ -84,12 +84,13 @@ impl<E> CallError<E> {
     /// Whether the call certainly did not run on the server, so sending it again (to
     /// another connection or endpoint) cannot run it twice: it was [never
     /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), or
-    /// the server refused it unrun while shutting down (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN)
-    /// exception).
+    /// the server refused it unrun while shutting down or at its connection limit (the
+    /// [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and [`AT_CAPACITY`](crate::AT_CAPACITY)
+    /// exceptions).
     pub fn is_retry_safe(&self) -> bool {
         match self {
             CallError::NotSent(_) | CallError::Unavailable(_) => true,
-            CallError::Application(e) => is_shutting_down(e),
+            CallError::Application(e) => is_shutting_down(e) || is_at_capacity(e),
             _ => false,
         }
     }
@@ -98,6 +99,11 @@ impl<E> CallError<E> {
 /// Whether `e` is the exception a server answers with, unrun, while shutting down.
 pub(crate) fn is_shutting_down(e: &ApplicationException) -> bool {
     e.kind == ApplicationExceptionKind::Unknown && e.message == crate::SHUTTING_DOWN
+}
+
+/// Whether `e` is the exception a server answers with, unrun, at its connection limit.
+pub(crate) fn is_at_capacity(e: &ApplicationException) -> bool {
+    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::AT_CAPACITY
 }
 
 impl<E> From<TransportError> for CallError<E> {

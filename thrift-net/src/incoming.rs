@@ -20,6 +20,15 @@ use crate::message::Message;
 /// [`Client`](crate::Client) receiving it sends nothing more on that connection.
 pub const SHUTTING_DOWN: &str = "the server is shutting down; the request was not processed";
 
+/// The message of the `TApplicationException` (kind `UNKNOWN`) a [`Server`](crate::Server)
+/// answers the first request of a connection with when it is at its
+/// [connection limit](crate::ServerBuilder::max_connections), then closes the connection:
+/// the request was not run, so it is safe to send again, to another server.
+/// [`CallError::is_retry_safe`](crate::CallError::is_retry_safe) tells it apart, a
+/// [`Client`](crate::Client) receiving it sends nothing more on that connection, and a
+/// [`Pool`](crate::Pool) counts it as a refused connection to that endpoint.
+pub const AT_CAPACITY: &str = "the server is at its connection limit; the request was not processed";
+
 /// A Thrift service: what `#[service]` implements for its generated `…Server` type.
 ///
 /// The server calls it once per request, concurrently for requests on one connection.

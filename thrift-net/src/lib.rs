@@ -185,7 +185,7 @@ pub use client::{Client, ClientConfig, RawRequest};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
-pub use incoming::{Incoming, Outgoing, Service, SHUTTING_DOWN};
+pub use incoming::{Incoming, Outgoing, Service, AT_CAPACITY, SHUTTING_DOWN};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]

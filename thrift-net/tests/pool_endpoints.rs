@@ -197,3 +197,25 @@ async fn every_endpoint_down_fails_fast_naming_each() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_at_its_connection_limit_is_treated_as_refusing_and_its_calls_go_elsewhere() {
+    let full = start(Server::builder().max_connections(1).build()).await;
+    let spare = start(Server::new()).await;
+    // The full server's one place is taken by someone else's idle connection.
+    let occupant = within(tokio::net::TcpStream::connect(full.local_addr())).await.unwrap();
+    eventually("the occupant holds the only place", || full.metrics().connections == 1).await;
+
+    let config = PoolConfig { balance: Balance::RoundRobin, ..PoolConfig::default() };
+    let pool = Pool::new([full.local_addr(), spare.local_addr()], config);
+    let client = HelloServiceClient::new(pool.clone());
+    run_calls(&client, 4, 10, "full").await;
+
+    let metrics = pool.metrics();
+    let at_full = metrics.iter().find(|m| m.addr == full.local_addr()).unwrap();
+    assert!(at_full.ejections >= 1, "turned away counts as a refused connection: {at_full:?}");
+    let on_full = full.metrics();
+    assert!(on_full.connections_rejected >= 1 && on_full.requests == 0, "nothing ran on the full server: {on_full:?}");
+    assert_eq!(spare.metrics().requests, 40, "every call ran once, on the spare");
+    drop(occupant);
+}

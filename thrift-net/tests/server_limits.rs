@@ -71,7 +71,7 @@ async fn a_slow_handler_does_not_count_as_an_idle_peer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn connections_beyond_the_limit_are_closed_at_once() {
+async fn connections_beyond_the_limit_are_turned_away_with_a_retryable_answer() {
     let handle = start(Server::builder().max_connections(2).build()).await;
     let first = hello_client(&handle, ClientConfig::default()).await;
     let second = hello_client(&handle, ClientConfig::default()).await;
@@ -80,13 +80,21 @@ async fn connections_beyond_the_limit_are_closed_at_once() {
     }
     assert_eq!(handle.metrics().connections, 2);
 
+    // A peer that sends nothing is closed once the short window for its first request ends.
     let mut third = RawConnection::connect(&handle, ProtocolKind::Binary, false).await;
     assert!(third.closed_within(Duration::from_secs(5)).await, "the third connection was kept");
     assert_eq!(handle.metrics().connections_rejected, 1);
+    // A client's first call is answered, unrun: the server is full, not broken.
     let rejected = hello_client(&handle, ClientConfig::default()).await;
     let e = within(rejected.say_hello(HelloRequest { name: "no".into() })).await.unwrap_err();
-    // Sent before the close was seen, or refused unsent after.
-    assert!(matches!(e, CallError::Transport(_) | CallError::NotSent(_)), "{e:?}");
+    let CallError::Application(exception) = &e else { panic!("expected AT_CAPACITY, got {e:?}") };
+    assert_eq!(exception.message, thrift_net::AT_CAPACITY);
+    assert!(e.is_retry_safe());
+    // The client sends nothing more on that connection.
+    let e = within(rejected.say_hello(HelloRequest { name: "again".into() })).await.unwrap_err();
+    assert!(matches!(e, CallError::NotSent(_)), "{e:?}");
+    assert_eq!(handle.metrics().connections_rejected, 2);
+    assert_eq!(handle.metrics().requests, 2, "the turned-away call was not run");
 
     // A place frees up when a connection closes.
     drop(first);

@@ -17,7 +17,7 @@ use tracing::{debug, warn};
 
 use super::ClientConfig;
 use crate::buffered::BufferedCodec;
-use crate::channel::{is_shutting_down, CallError, Reply};
+use crate::channel::{is_at_capacity, is_shutting_down, CallError, Reply};
 use crate::detect::{ProtocolKind, Transport};
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
@@ -319,22 +319,36 @@ impl Shared {
                     format!("expected a reply, got a {kind:?} message"),
                 )))
             }
-            Ok(reply) => {
-                if kind == MessageType::Exception && self.is_shutdown_notice(&reply) {
-                    // The server runs nothing more from this connection: send nothing more.
-                    self.retire(io::ErrorKind::ConnectionAborted, crate::SHUTTING_DOWN);
+            Ok(reply) => match refused_unrun(&reply, kind) {
+                // The server runs nothing more from this connection: send nothing more. The
+                // call did not run: an error already, so a pool sends it again elsewhere.
+                Some((notice, exception)) => {
+                    self.retire(io::ErrorKind::ConnectionAborted, notice);
+                    Err(CallError::Application(exception))
                 }
-                Ok(reply)
-            }
+                None => Ok(reply),
+            },
         };
         // The caller may have given up a moment ago; then nobody wants it.
         let _ = pending.waiter.send(outcome);
         self.closed_if_drained(left);
         Ok(())
     }
+}
 
-    fn is_shutdown_notice(&self, reply: &Reply) -> bool {
-        reply.application_exception().is_some_and(|e| is_shutting_down(&e))
+/// The server's notice and exception, if the reply says it refused the call unrun and
+/// takes no more calls on this connection.
+fn refused_unrun(reply: &Reply, kind: MessageType) -> Option<(&'static str, ApplicationException)> {
+    if kind != MessageType::Exception {
+        return None;
+    }
+    let e = reply.application_exception()?;
+    if is_shutting_down(&e) {
+        Some((crate::SHUTTING_DOWN, e))
+    } else if is_at_capacity(&e) {
+        Some((crate::AT_CAPACITY, e))
+    } else {
+        None
     }
 }
 

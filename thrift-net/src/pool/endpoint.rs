@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::channel::CallError;
+use crate::channel::{is_at_capacity, CallError};
 use crate::client::Client;
 use crate::error::{Phase, TransportError};
 
@@ -167,6 +167,16 @@ impl Health {
         tracing::debug!(%error, "endpoint refused a connection; ejected");
     }
 
+    /// The endpoint turned a connection away at its connection limit: ejected as if it had
+    /// refused the connection, but only a reply readmits it (its connections still open).
+    pub fn turned_away(&self, settings: &Settings) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.for_calls = true;
+        self.ejected_for_calls.store(true, Relaxed);
+        self.eject(&mut state, crate::AT_CAPACITY.to_string(), settings);
+        tracing::debug!("endpoint at its connection limit; ejected");
+    }
+
     /// A call on the endpoint got its reply: it is healthy.
     pub fn call_succeeded(&self) {
         // The common case, a healthy endpoint: no lock.
@@ -296,6 +306,8 @@ impl Lease {
 /// `Some(false)` a reply, `None` neither (never sent, refused before encoding, no connection).
 pub(crate) fn health_outcome<T>(outcome: &Result<T, CallError>) -> Option<bool> {
     match outcome {
+        // Turned away unrun at the connection limit: counted as a refused connection instead.
+        Err(CallError::Application(e)) if is_at_capacity(e) => None,
         Ok(_) | Err(CallError::Application(_) | CallError::Exception(_)) => Some(false),
         Err(CallError::Timeout(_) | CallError::Protocol(_)) => Some(true),
         Err(CallError::Transport(e)) => (e.phase() != Phase::Encode).then_some(true),
@@ -314,6 +326,8 @@ fn spoils<T>(outcome: &Result<T, CallError>) -> bool {
         Err(CallError::Protocol(_)) => true,
         // Closed or closing before the call's turn.
         Err(CallError::NotSent(_)) => true,
+        // The server closes it after this answer.
+        Err(CallError::Application(e)) if is_at_capacity(e) => true,
         // Replies: the connection did its job.
         Err(CallError::Application(_) | CallError::Exception(_) | CallError::Unavailable(_)) => false,
     }

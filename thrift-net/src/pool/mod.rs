@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use thrift_core::Encode;
 
-use crate::channel::{CallError, Channel, Reply};
+use crate::channel::{is_at_capacity, CallError, Channel, Reply};
 use crate::client::Client;
 
 pub use config::{Balance, Mode, PoolConfig};
@@ -47,8 +47,8 @@ use metrics::Counters;
 /// endpoint; when none is left it fails at once with [`CallError::Unavailable`] naming each
 /// endpoint and why. A call that fails with [`CallError::Transport`] or
 /// [`CallError::Timeout`] may have reached the server, and is never retried; one that
-/// certainly did not run ([`CallError::NotSent`], or refused by a server shutting down,
-/// see [`CallError::is_retry_safe`]) is sent again on another connection, twice at most.
+/// certainly did not run ([`CallError::NotSent`], or refused by a server shutting down or
+/// at its connection limit, see [`CallError::is_retry_safe`]) is sent again on another connection, twice at most.
 ///
 /// Every limit and timeout ([`PoolConfig`], with its [`ClientConfig`](crate::ClientConfig)),
 /// its default, and what a caller sees when it is hit:
@@ -63,6 +63,8 @@ use metrics::Counters;
 /// | `eject_after_failures` | 5 | the endpoint is ejected for `eject_backoff` (100 ms, doubling to `max_eject_backoff`, 10 s): calls go elsewhere; if every endpoint is ejected for failing calls, they still take calls |
 /// | refused connect | — | ejected as above; calls fail fast with `CallError::Unavailable` naming each endpoint when none is left |
 /// | server shutting down / connection closed before the call was written | — | the call is sent again on another connection, twice at most, then `CallError::NotSent` or the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception (`is_retry_safe()`) |
+/// | server at its connection limit | — | the endpoint is ejected as for a refused connect (readmitted by a reply) and the call sent again elsewhere, twice at most, then the [`AT_CAPACITY`](crate::AT_CAPACITY) exception (`is_retry_safe()`) |
+/// | `client.tcp_keepalive` | 60 s idle, then 3 probes 10 s apart | a server gone without a close fails its connection's calls (`Transport`) and the connection is discarded |
 ///
 /// There are no background tasks: expired and surplus idle connections are dropped as
 /// connections are checked out and returned, and [`Pool::maintain`] (or the task
@@ -256,8 +258,13 @@ impl Pool {
             tried.push(picked.index);
         };
         let result = op(lease.client().clone()).await;
-        if let Err(CallError::Timeout(_)) = &result {
-            Counters::bump(&picked.endpoint.counters.timeouts);
+        match &result {
+            Err(CallError::Timeout(_)) => Counters::bump(&picked.endpoint.counters.timeouts),
+            // Full, not broken: as good as a refused connection; the call is sent elsewhere.
+            Err(CallError::Application(e)) if is_at_capacity(e) => {
+                picked.endpoint.health.turned_away(settings);
+            }
+            _ => {}
         }
         picked.finished(&result, settings);
         lease.finish(&result);

@@ -46,7 +46,7 @@ impl Default for ServerConfig {
 ///
 /// | setting | default | when hit |
 /// | --- | --- | --- |
-/// | [`max_connections`](Self::max_connections) | 10,000 | the connection is accepted and closed at once: the client's calls fail (`Transport`, or `NotSent` once it saw the close); counted in `connections_rejected` |
+/// | [`max_connections`](Self::max_connections) | 10,000 | the connection's first request is answered [`AT_CAPACITY`](crate::AT_CAPACITY) (`CallError::Application`, `is_retry_safe()`; a pool counts it as a refused connection and tries another endpoint) and the connection closed; counted in `connections_rejected` |
 /// | [`max_in_flight_per_connection`](Self::max_in_flight_per_connection) | 1024 | the connection is not read until a request finishes: later calls wait (then may hit the client's `call_timeout`) |
 /// | [`max_pending_bytes_per_connection`](Self::max_pending_bytes_per_connection) | 8 MiB | the connection is not read, and finished replies wait to be queued, until the peer reads: calls wait; `bytes_pending` shows it |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
@@ -101,10 +101,12 @@ impl ServerBuilder {
     /// otherwise.
     pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
 
-    /// The most connections served at once. A connection accepted beyond it is closed at
-    /// once (its peer sees the connection end) and counted in
-    /// [`Metrics::connections_rejected`](super::Metrics::connections_rejected).
-    /// At least 1.
+    /// The most connections served at once. A connection accepted beyond it is turned away,
+    /// counted in [`Metrics::connections_rejected`](super::Metrics::connections_rejected):
+    /// its first request is read (up to 64 KiB, within a second) and answered with the
+    /// retryable [`AT_CAPACITY`](crate::AT_CAPACITY) exception, unrun, and the connection
+    /// closes. At most 64 connections are turned away at a time so; past that they are
+    /// closed at once (the peer sees the connection end). At least 1.
     pub fn max_connections(mut self, n: usize) -> Self {
         self.config.max_connections = n.max(1);
         self

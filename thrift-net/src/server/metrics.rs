@@ -17,7 +17,8 @@ pub struct Metrics {
     pub connections: u64,
     /// Connections accepted since the server started (rejected ones excluded).
     pub connections_accepted: u64,
-    /// Connections closed at once because the server was at its connection limit.
+    /// Connections turned away because the server was at its connection limit (their first
+    /// request answered [`AT_CAPACITY`](crate::AT_CAPACITY) where it could be read).
     pub connections_rejected: u64,
     /// Requests received (calls and oneway messages whose envelope could be read).
     pub requests: u64,

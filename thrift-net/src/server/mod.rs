@@ -6,6 +6,7 @@ mod connection;
 mod metrics;
 mod multiplex;
 mod receiving;
+mod reject;
 mod shutdown;
 
 use std::io;
@@ -149,6 +150,7 @@ pub(crate) struct Shared<S> {
 /// Accepts connections until the server stops; past the connection limit, closes them at once.
 async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
     let places = Arc::new(Semaphore::new(shared.config.max_connections));
+    let rejecting = Arc::new(Semaphore::new(reject::MAX_REJECTING));
     loop {
         let accepted = tokio::select! {
             biased;
@@ -164,8 +166,11 @@ async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
                 }
                 Err(_) => {
                     Counters::add(&shared.counters.connections_rejected, 1);
-                    debug!(%peer, limit = shared.config.max_connections, "at the connection limit; closing");
-                    drop(stream);
+                    debug!(%peer, limit = shared.config.max_connections, "at the connection limit; turning away");
+                    // Answered AT_CAPACITY if few are being turned away; else just closed.
+                    if let Ok(slot) = rejecting.clone().try_acquire_owned() {
+                        shared.tracker.spawn(reject::at_capacity(stream, shared.clone(), slot));
+                    }
                 }
             },
             // The peer gave up between connecting and our accept: nothing to do.

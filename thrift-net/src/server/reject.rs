@@ -1,0 +1,89 @@
+//! Turning a connection away at the connection limit with an answer a client can act on:
+//! the first request is read (within small bounds) and answered with the retryable
+//! [`AT_CAPACITY`] exception, so a pool tells "full" from "down" and tries elsewhere at
+//! once, instead of reading a bare close as a failed call.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::time::Instant;
+use tokio_util::codec::Decoder;
+use tracing::debug;
+
+use super::Shared;
+use crate::buffered::BufferedCodec;
+use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
+use crate::framed::FramedCodec;
+use crate::incoming::{Incoming, AT_CAPACITY};
+
+/// Connections being turned away at once; past it they are closed without an answer.
+pub(crate) const MAX_REJECTING: usize = 64;
+/// The most of a turned-away connection's first request that is read.
+const MAX_REQUEST: usize = 64 * 1024;
+/// How long a turned-away connection may take to send its first request and then close.
+const WINDOW: Duration = Duration::from_secs(1);
+
+/// Answers the first request of `stream` with [`AT_CAPACITY`] and closes, within
+/// [`WINDOW`] and [`MAX_REQUEST`]; anything else (not Thrift, too large, too slow) is
+/// closed without an answer. `_slot` is its place under [`MAX_REJECTING`].
+pub(crate) async fn at_capacity<S>(mut stream: TcpStream, shared: Arc<Shared<S>>, _slot: OwnedSemaphorePermit) {
+    let until = Instant::now() + WINDOW;
+    let limits = Limits { max_frame_len: MAX_REQUEST, max_message_len: MAX_REQUEST, ..shared.config.limits };
+    let answered = tokio::select! {
+        biased;
+        _ = shared.force.cancelled() => return,
+        answered = tokio::time::timeout_at(until, answer(&mut stream, &limits)) => answered,
+    };
+    match answered {
+        Ok(Some(reply)) => {
+            if stream.write_all(&reply).await.is_err() || stream.shutdown().await.is_err() {
+                return;
+            }
+            // Read what else the peer sent until it closes: closing on unread bytes would
+            // send a reset, which can destroy the answer before the peer reads it.
+            let mut sink = [0u8; 1024];
+            let drained = async { while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {} };
+            let _ = tokio::time::timeout_at(until.max(Instant::now()) + WINDOW, drained).await;
+        }
+        Ok(None) => debug!("turned away at the connection limit without an answer (not a readable call)"),
+        Err(_) => debug!("turned away at the connection limit: no whole request in time"),
+    }
+}
+
+/// Reads the first request and encodes the answer to it; `None` when there is none to give.
+async fn answer(stream: &mut TcpStream, limits: &Limits) -> Option<Bytes> {
+    let mut buf = BytesMut::with_capacity(1024);
+    let wire = loop {
+        if stream.read_buf(&mut buf).await.ok()? == 0 {
+            return None;
+        }
+        match detect(&buf, limits).ok()? {
+            Detection::Found(wire) => break wire,
+            Detection::NeedMore(_) => {}
+        }
+    };
+    let message = loop {
+        let decoded = match wire {
+            Wire { transport: Transport::Framed, .. } => FramedCodec::<Binary>::with_limits(limits).decode(&mut buf),
+            Wire { protocol: ProtocolKind::Compact, .. } => {
+                BufferedCodec::<Compact>::with_limits(*limits).decode(&mut buf)
+            }
+            _ => BufferedCodec::<Binary>::with_limits(*limits).decode(&mut buf),
+        };
+        if let Some(message) = decoded.ok()? {
+            break message;
+        }
+        if buf.len() >= MAX_REQUEST || stream.read_buf(&mut buf).await.ok()? == 0 {
+            return None;
+        }
+    };
+    let framed = wire.transport == Transport::Framed;
+    let incoming = Incoming::parse(message, wire.protocol, framed, *limits).ok()?;
+    let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, AT_CAPACITY);
+    incoming.exception(&exception).into_bytes()
+}
