@@ -13,8 +13,10 @@ use bytes::Bytes;
 use thrift_net::{CallError, Channel};
 
 use crate::handler;
-use crate::services::{MultiExceptionThrows, SecondServiceClient, TestExceptionThrows, ThriftTestClient};
-use crate::types::{Insanity, Numberz, Xception, Xception2, Xtruct, Xtruct2};
+use crate::thrift_test::{
+    Insanity, Numberz, SecondServiceClient, ThriftTestClient, ThriftTestTestExceptionError as TestExceptionError,
+    ThriftTestTestMultiExceptionError as MultiExceptionError, Xception, Xception2, Xtruct, Xtruct2,
+};
 use thrift_core::OrApplication;
 
 /// A base-type method failed.
@@ -217,7 +219,7 @@ async fn exceptions<C: Channel>(s: &mut Suite, client: &ThriftTestClient<C>) {
     let what = "testException(\"Xception\")";
     let want = Xception { error_code: 1001, message: "Xception".into() };
     match s.call(client.test_exception("Xception".into())).await {
-        Err(CallError::Exception(OrApplication::Declared(TestExceptionThrows::Err1(x)))) if x == want => s.pass(what),
+        Err(CallError::Exception(OrApplication::Declared(TestExceptionError::Err1(x)))) if x == want => s.pass(what),
         Err(CallError::Exception(e)) => s.fail(EXCEPTIONS, what, format!("expected {want:?}, got {e:?}")),
         Ok(()) => s.fail(EXCEPTIONS, what, "returned instead of throwing".into()),
         Err(e) => s.failed_call(EXCEPTIONS, what, e),
@@ -235,7 +237,7 @@ async fn exceptions<C: Channel>(s: &mut Suite, client: &ThriftTestClient<C>) {
     let what = "testMultiException(\"Xception\", \"test 1\")";
     let want = Xception { error_code: 1001, message: "This is an Xception".into() };
     match s.call(client.test_multi_exception("Xception".into(), "test 1".into())).await {
-        Err(CallError::Exception(MultiExceptionThrows::Err1(x))) if x == want => s.pass(what),
+        Err(CallError::Exception(OrApplication::Declared(MultiExceptionError::Err1(x)))) if x == want => s.pass(what),
         Err(CallError::Exception(e)) => s.fail(EXCEPTIONS, what, format!("expected {want:?}, got {e:?}")),
         Ok(v) => s.fail(EXCEPTIONS, what, format!("returned {v:?} instead of throwing")),
         Err(e) => s.failed_call(EXCEPTIONS, what, e),
@@ -245,7 +247,7 @@ async fn exceptions<C: Channel>(s: &mut Suite, client: &ThriftTestClient<C>) {
     let struct_thing = Xtruct { string_thing: "This is an Xception2".into(), ..Xtruct::default() };
     let want = Xception2 { error_code: 2002, struct_thing };
     match s.call(client.test_multi_exception("Xception2".into(), "test 2".into())).await {
-        Err(CallError::Exception(MultiExceptionThrows::Err2(x))) if x == want => s.pass(what),
+        Err(CallError::Exception(OrApplication::Declared(MultiExceptionError::Err2(x)))) if x == want => s.pass(what),
         Err(CallError::Exception(e)) => s.fail(EXCEPTIONS, what, format!("expected {want:?}, got {e:?}")),
         Ok(v) => s.fail(EXCEPTIONS, what, format!("returned {v:?} instead of throwing")),
         Err(e) => s.failed_call(EXCEPTIONS, what, e),

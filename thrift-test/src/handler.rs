@@ -6,9 +6,14 @@ use std::time::Duration;
 use bytes::Bytes;
 use thrift_core::{ApplicationException, ApplicationExceptionKind};
 
-use crate::services::{MultiExceptionThrows, SecondService, TestExceptionThrows, ThriftTest};
-use crate::types::{Insanity, Numberz, UserId, Xception, Xception2, Xtruct, Xtruct2};
+use crate::thrift_test::{
+    Insanity, Numberz, SecondService, ThriftTest, ThriftTestTestExceptionError, ThriftTestTestMultiExceptionError,
+    UserId, Xception, Xception2, Xtruct, Xtruct2,
+};
 use thrift_core::OrApplication;
+
+/// What a method of the generated services returns: its value, or a `TApplicationException`.
+type Answer<T> = Result<T, ApplicationException>;
 
 /// The longest `testOneway` sleeps, whatever it is asked: a hostile caller must not park
 /// handlers for hours.
@@ -32,93 +37,94 @@ pub fn insanity(argument: Insanity) -> BTreeMap<UserId, BTreeMap<Numberz, Insani
 }
 
 impl ThriftTest for TestHandler {
-    async fn test_void(&self) {
+    async fn test_void(&self) -> Answer<()> {
         tracing::debug!("testVoid()");
+        Ok(())
     }
 
-    async fn test_string(&self, thing: String) -> String {
+    async fn test_string(&self, thing: String) -> Answer<String> {
         tracing::debug!("testString({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_bool(&self, thing: bool) -> bool {
+    async fn test_bool(&self, thing: bool) -> Answer<bool> {
         tracing::debug!("testBool({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_byte(&self, thing: i8) -> i8 {
+    async fn test_byte(&self, thing: i8) -> Answer<i8> {
         tracing::debug!("testByte({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_i32(&self, thing: i32) -> i32 {
+    async fn test_i32(&self, thing: i32) -> Answer<i32> {
         tracing::debug!("testI32({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_i64(&self, thing: i64) -> i64 {
+    async fn test_i64(&self, thing: i64) -> Answer<i64> {
         tracing::debug!("testI64({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_double(&self, thing: f64) -> f64 {
+    async fn test_double(&self, thing: f64) -> Answer<f64> {
         tracing::debug!("testDouble({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_binary(&self, thing: Bytes) -> Bytes {
+    async fn test_binary(&self, thing: Bytes) -> Answer<Bytes> {
         tracing::debug!("testBinary({} bytes)", thing.len());
-        thing
+        Ok(thing)
     }
 
-    async fn test_struct(&self, thing: Xtruct) -> Xtruct {
+    async fn test_struct(&self, thing: Xtruct) -> Answer<Xtruct> {
         tracing::debug!("testStruct({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_nest(&self, thing: Xtruct2) -> Xtruct2 {
+    async fn test_nest(&self, thing: Xtruct2) -> Answer<Xtruct2> {
         tracing::debug!("testNest({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_map(&self, thing: BTreeMap<i32, i32>) -> BTreeMap<i32, i32> {
+    async fn test_map(&self, thing: BTreeMap<i32, i32>) -> Answer<BTreeMap<i32, i32>> {
         tracing::debug!("testMap({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_string_map(&self, thing: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    async fn test_string_map(&self, thing: BTreeMap<String, String>) -> Answer<BTreeMap<String, String>> {
         tracing::debug!("testStringMap({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_set(&self, thing: BTreeSet<i32>) -> BTreeSet<i32> {
+    async fn test_set(&self, thing: BTreeSet<i32>) -> Answer<BTreeSet<i32>> {
         tracing::debug!("testSet({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_list(&self, thing: Vec<i32>) -> Vec<i32> {
+    async fn test_list(&self, thing: Vec<i32>) -> Answer<Vec<i32>> {
         tracing::debug!("testList({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_enum(&self, thing: Numberz) -> Numberz {
+    async fn test_enum(&self, thing: Numberz) -> Answer<Numberz> {
         tracing::debug!("testEnum({thing:?})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_typedef(&self, thing: UserId) -> UserId {
+    async fn test_typedef(&self, thing: UserId) -> Answer<UserId> {
         tracing::debug!("testTypedef({thing})");
-        thing
+        Ok(thing)
     }
 
-    async fn test_map_map(&self, hello: i32) -> BTreeMap<i32, BTreeMap<i32, i32>> {
+    async fn test_map_map(&self, hello: i32) -> Answer<BTreeMap<i32, BTreeMap<i32, i32>>> {
         tracing::debug!("testMapMap({hello})");
-        map_map()
+        Ok(map_map())
     }
 
-    async fn test_insanity(&self, argument: Insanity) -> BTreeMap<UserId, BTreeMap<Numberz, Insanity>> {
+    async fn test_insanity(&self, argument: Insanity) -> Answer<BTreeMap<UserId, BTreeMap<Numberz, Insanity>>> {
         tracing::debug!("testInsanity({argument:?})");
-        insanity(argument)
+        Ok(insanity(argument))
     }
 
     async fn test_multi(
@@ -129,17 +135,18 @@ impl ThriftTest for TestHandler {
         arg3: BTreeMap<i16, String>,
         arg4: Numberz,
         arg5: UserId,
-    ) -> Xtruct {
+    ) -> Answer<Xtruct> {
         tracing::debug!("testMulti({arg0}, {arg1}, {arg2}, {arg3:?}, {arg4:?}, {arg5})");
-        Xtruct { string_thing: "Hello2".into(), byte_thing: arg0, i32_thing: arg1, i64_thing: arg2 }
+        Ok(Xtruct { string_thing: "Hello2".into(), byte_thing: arg0, i32_thing: arg1, i64_thing: arg2 })
     }
 
-    async fn test_exception(&self, arg: String) -> Result<(), OrApplication<TestExceptionThrows>> {
+    async fn test_exception(&self, arg: String) -> Result<(), OrApplication<ThriftTestTestExceptionError>> {
         tracing::debug!("testException({arg:?})");
         match arg.as_str() {
-            "Xception" => {
-                Err(OrApplication::Declared(TestExceptionThrows::Err1(Xception { error_code: 1001, message: arg })))
-            }
+            "Xception" => Err(OrApplication::Declared(ThriftTestTestExceptionError::Err1(Xception {
+                error_code: 1001,
+                message: arg,
+            }))),
             "TException" => Err(OrApplication::Application(ApplicationException::new(
                 ApplicationExceptionKind::InternalError,
                 "This is a TException",
@@ -148,16 +155,21 @@ impl ThriftTest for TestHandler {
         }
     }
 
-    async fn test_multi_exception(&self, arg0: String, arg1: String) -> Result<Xtruct, MultiExceptionThrows> {
+    async fn test_multi_exception(
+        &self,
+        arg0: String,
+        arg1: String,
+    ) -> Result<Xtruct, OrApplication<ThriftTestTestMultiExceptionError>> {
         tracing::debug!("testMultiException({arg0:?}, {arg1:?})");
         match arg0.as_str() {
             "Xception" => {
-                Err(MultiExceptionThrows::Err1(Xception { error_code: 1001, message: "This is an Xception".into() }))
+                let x = Xception { error_code: 1001, message: "This is an Xception".into() };
+                Err(OrApplication::Declared(ThriftTestTestMultiExceptionError::Err1(x)))
             }
-            "Xception2" => Err(MultiExceptionThrows::Err2(Xception2 {
+            "Xception2" => Err(OrApplication::Declared(ThriftTestTestMultiExceptionError::Err2(Xception2 {
                 error_code: 2002,
                 struct_thing: Xtruct { string_thing: "This is an Xception2".into(), ..Xtruct::default() },
-            })),
+            }))),
             _ => Ok(Xtruct { string_thing: arg1, ..Xtruct::default() }),
         }
     }
@@ -171,8 +183,8 @@ impl ThriftTest for TestHandler {
 }
 
 impl SecondService for TestHandler {
-    async fn secondtest_string(&self, thing: String) -> String {
+    async fn secondtest_string(&self, thing: String) -> Answer<String> {
         tracing::debug!("secondtestString({thing:?})");
-        format!("testString(\"{thing}\")")
+        Ok(format!("testString(\"{thing}\")"))
     }
 }

@@ -2,8 +2,7 @@
 
 use thrift_core::Idl;
 
-use crate::services::{SecondServiceDefinition, ThriftTestDefinition};
-use crate::types::*;
+use crate::thrift_test::*;
 
 /// The IDL of every `ThriftTest.thrift` type and both services, each definition after what
 /// it uses. Apache's compiler reads it; the Python peer of the cross tests is generated

@@ -1,7 +1,8 @@
 //! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic) ×
 //! transport (buffered, framed), with our client against our server, our client against a
 //! Python server, and a Python client against our server. The Python peers use Apache's
-//! library and code Apache's compiler generated from the IDL our derives export.
+//! library and code Apache's compiler generated from Apache's `test/ThriftTest.thrift`, the
+//! file thrift-build generated our side from.
 //!
 //! A cell passes when the client exits 0: every method called, every result exact. Before
 //! each client against our server, a connection opens and closes without sending, which
@@ -57,7 +58,8 @@ fn run_cells(
 }
 
 fn generated() -> GeneratedPython {
-    GeneratedPython::new().unwrap_or_else(|e| panic!("cannot generate the Python peer from our IDL: {e}"))
+    GeneratedPython::new()
+        .unwrap_or_else(|e| panic!("cannot generate the Python peer from Apache's ThriftTest.thrift: {e}"))
 }
 
 #[test]

@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use thrift_conformance::checks::{self, BASE_TYPES, CONTAINERS, EXCEPTIONS, STRUCTS, TIMEOUT, UNKNOWN};
-use thrift_conformance::services::{MultiExceptionThrows, TestExceptionThrows};
-use thrift_conformance::types::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
+use thrift_conformance::thrift_test::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
 use thrift_conformance::{
     SecondServiceClient, SecondServiceServer, TestHandler, ThriftTest, ThriftTestClient, ThriftTestServer,
+    ThriftTestTestExceptionError, ThriftTestTestMultiExceptionError,
 };
+use thrift_core::ApplicationException;
 use thrift_core::Encode;
 use thrift_core::OrApplication;
 use thrift_net::{CallError, Channel, LocalChannel, ProtocolKind, Reply};
@@ -106,67 +107,68 @@ async fn the_handler_answers_as_apaches_servers_do() {
     assert_eq!(xtruct, Xtruct { string_thing: "Hello2".into(), byte_thing: 1, i32_thing: 2, i64_thing: 3 });
 }
 
+/// What a method of the generated services returns.
+type Answer<T> = Result<T, ApplicationException>;
+
 /// A server that gets one method of each category wrong.
 struct Broken;
 
 impl ThriftTest for Broken {
-    async fn test_void(&self) {}
-    async fn test_string(&self, thing: String) -> String {
+    async fn test_void(&self) -> Answer<()> {
+        Ok(())
+    }
+    async fn test_string(&self, thing: String) -> Answer<String> {
         TestHandler.test_string(thing).await
     }
-    async fn test_bool(&self, thing: bool) -> bool {
-        thing
+    async fn test_bool(&self, thing: bool) -> Answer<bool> {
+        Ok(thing)
     }
-    async fn test_byte(&self, thing: i8) -> i8 {
-        thing
+    async fn test_byte(&self, thing: i8) -> Answer<i8> {
+        Ok(thing)
     }
-    async fn test_i32(&self, thing: i32) -> i32 {
+    async fn test_i32(&self, thing: i32) -> Answer<i32> {
         // Off by one for one value only: each check must look at each value.
-        if thing == i32::MAX {
-            0
-        } else {
-            thing
-        }
+        Ok(if thing == i32::MAX { 0 } else { thing })
     }
-    async fn test_i64(&self, thing: i64) -> i64 {
-        thing
+    async fn test_i64(&self, thing: i64) -> Answer<i64> {
+        Ok(thing)
     }
-    async fn test_double(&self, thing: f64) -> f64 {
-        thing
+    async fn test_double(&self, thing: f64) -> Answer<f64> {
+        Ok(thing)
     }
-    async fn test_binary(&self, thing: Bytes) -> Bytes {
-        thing
+    async fn test_binary(&self, thing: Bytes) -> Answer<Bytes> {
+        Ok(thing)
     }
-    async fn test_struct(&self, thing: Xtruct) -> Xtruct {
-        thing
+    async fn test_struct(&self, thing: Xtruct) -> Answer<Xtruct> {
+        Ok(thing)
     }
-    async fn test_nest(&self, mut thing: Xtruct2) -> Xtruct2 {
+    async fn test_nest(&self, mut thing: Xtruct2) -> Answer<Xtruct2> {
         thing.struct_thing.i64_thing += 1;
-        thing
+        Ok(thing)
     }
-    async fn test_map(&self, thing: BTreeMap<i32, i32>) -> BTreeMap<i32, i32> {
-        thing
+    async fn test_map(&self, thing: BTreeMap<i32, i32>) -> Answer<BTreeMap<i32, i32>> {
+        Ok(thing)
     }
-    async fn test_string_map(&self, thing: BTreeMap<String, String>) -> BTreeMap<String, String> {
-        thing
+    async fn test_string_map(&self, thing: BTreeMap<String, String>) -> Answer<BTreeMap<String, String>> {
+        Ok(thing)
     }
-    async fn test_set(&self, mut thing: BTreeSet<i32>) -> BTreeSet<i32> {
+    async fn test_set(&self, mut thing: BTreeSet<i32>) -> Answer<BTreeSet<i32>> {
         thing.pop_last();
-        thing
+        Ok(thing)
     }
-    async fn test_list(&self, thing: Vec<i32>) -> Vec<i32> {
-        thing
+    async fn test_list(&self, thing: Vec<i32>) -> Answer<Vec<i32>> {
+        Ok(thing)
     }
-    async fn test_enum(&self, thing: Numberz) -> Numberz {
-        thing
+    async fn test_enum(&self, thing: Numberz) -> Answer<Numberz> {
+        Ok(thing)
     }
-    async fn test_typedef(&self, thing: UserId) -> UserId {
-        thing
+    async fn test_typedef(&self, thing: UserId) -> Answer<UserId> {
+        Ok(thing)
     }
-    async fn test_map_map(&self, _: i32) -> BTreeMap<i32, BTreeMap<i32, i32>> {
-        BTreeMap::new()
+    async fn test_map_map(&self, _: i32) -> Answer<BTreeMap<i32, BTreeMap<i32, i32>>> {
+        Ok(BTreeMap::new())
     }
-    async fn test_insanity(&self, argument: Insanity) -> BTreeMap<UserId, BTreeMap<Numberz, Insanity>> {
+    async fn test_insanity(&self, argument: Insanity) -> Answer<BTreeMap<UserId, BTreeMap<Numberz, Insanity>>> {
         TestHandler.test_insanity(argument).await
     }
     async fn test_multi(
@@ -177,13 +179,17 @@ impl ThriftTest for Broken {
         arg3: BTreeMap<i16, String>,
         arg4: Numberz,
         arg5: UserId,
-    ) -> Xtruct {
+    ) -> Answer<Xtruct> {
         TestHandler.test_multi(arg0, arg1, arg2, arg3, arg4, arg5).await
     }
-    async fn test_exception(&self, _: String) -> Result<(), OrApplication<TestExceptionThrows>> {
+    async fn test_exception(&self, _: String) -> Result<(), OrApplication<ThriftTestTestExceptionError>> {
         Ok(())
     }
-    async fn test_multi_exception(&self, arg0: String, arg1: String) -> Result<Xtruct, MultiExceptionThrows> {
+    async fn test_multi_exception(
+        &self,
+        arg0: String,
+        arg1: String,
+    ) -> Result<Xtruct, OrApplication<ThriftTestTestMultiExceptionError>> {
         TestHandler.test_multi_exception(arg0, arg1).await
     }
     async fn test_oneway(&self, _: i32) {}
