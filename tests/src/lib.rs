@@ -5,6 +5,7 @@
 
 pub mod apache_src;
 pub mod hand_struct;
+pub mod idl_structure;
 pub mod interop;
 pub mod json;
 pub mod model;

@@ -1,102 +1,66 @@
-//! The IDL our derives and service macro export for the ThriftTest types and services has
-//! the structure of Apache's `ThriftTest.thrift`: the same enums, structs, unions and
-//! exceptions with the same field ids, types, names and requiredness, and the same methods.
-//!
-//! Defaults are not compared: Apache gives some optional fields defaults, and an `Option`
-//! field of the derive has none (it is `None` when absent).
+//! The round trip of the dogfooded crate: Apache's `ThriftTest.thrift` → the Rust thrift-build
+//! generated from it → the IDL our derives and service macro export from that Rust has the
+//! structure of Apache's file (the same definitions, field ids, names, types, requiredness
+//! and methods), compared by `thrift_tests::idl_structure` on both files as thrift-build
+//! parses and resolves them.
 
-mod thrift_idl;
+use thrift_build::diagnostics::Diagnostics;
+use thrift_build::resolve::{self, Program};
+use thrift_tests::idl_structure::{compare_file, Tally};
 
-use std::path::PathBuf;
-
-use thrift_idl::{differences, parse, Ty};
-
-/// Apache's file, which the repository does not carry: `$THRIFT_TEST_IDL`, else
-/// `test/ThriftTest.thrift` of Apache's source tree as `scripts/fetch-apache-src.sh` unpacks it.
-fn reference_path() -> PathBuf {
-    match std::env::var_os("THRIFT_TEST_IDL") {
-        Some(path) => PathBuf::from(path),
-        None => thrift_tests::apache_src::apache_file("test/ThriftTest.thrift"),
-    }
+fn apache() -> Program {
+    let path = thrift_tests::apache_src::apache_file("test/ThriftTest.thrift");
+    let mut diags = Diagnostics::new();
+    let program = resolve::load_files(std::slice::from_ref(&path), &[], &mut diags);
+    assert!(!diags.has_errors(), "{}", diags.render(&program.sources));
+    program
 }
 
-fn reference() -> String {
-    let path = reference_path();
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read Apache's ThriftTest.thrift at {} ({e})", path.display()))
+fn compared(exported: &str) -> Tally {
+    let mut tally = Tally::default();
+    compare_file(&mut tally, "ThriftTest.thrift", &apache(), exported);
+    tally
 }
 
 #[test]
 fn the_exported_idl_has_apaches_structure() {
-    let apache = parse(&reference()).expect("Apache's file parses");
-    let exported = parse(&thrift_conformance::idl()).expect("the exported IDL parses");
-    let diff = differences(&apache, &exported);
-    assert!(diff.is_empty(), "the exported IDL differs from Apache's ThriftTest.thrift:\n{}", diff.join("\n"));
-    // The comparison covered everything in Apache's file.
-    assert_eq!(apache.enums.len(), 1);
-    assert_eq!(apache.structs.len(), 28, "{:?}", apache.structs.keys().collect::<Vec<_>>());
-    assert_eq!(apache.services["ThriftTest"].len(), 22);
-    assert_eq!(apache.services["SecondService"].len(), 1);
-}
-
-#[test]
-fn typedefs_are_resolved_and_annotations_read_past() {
-    let apache = parse(&reference()).unwrap();
-    assert_eq!(apache.typedefs["UserId"], Ty::Name("i64".into()));
-    let insanity = &apache.structs["Insanity"].1;
-    assert_eq!(insanity[0].ty.to_string(), "map<Numberz,i64>");
-    let crazy = &apache.structs["CrazyNesting"].1;
-    assert_eq!(crazy[2].requiredness, "required");
-    assert_eq!(crazy[2].ty.to_string(), "list<map<set<i32>,map<i32,set<list<map<Insanity,string>>>>>>");
-    let (_, test_typedef) = apache.services["ThriftTest"].iter().find(|(n, _)| n == "testTypedef").unwrap();
-    assert_eq!(test_typedef.returns, Ty::Name("i64".into()));
-    assert_eq!(apache.enums["Numberz"].iter().map(|(_, v)| *v).collect::<Vec<_>>(), [1, 2, 3, 5, 6, 8]);
+    let tally = compared(&thrift_conformance::idl());
+    assert!(tally.mismatches.is_empty(), "{} differences:\n{}", tally.mismatches.len(), tally.mismatches.join("\n"));
+    // Every definition was looked at: 1 enum, 28 structs, 2 services, their fields and methods.
+    assert!(tally.compared > 250, "only {} properties compared", tally.compared);
 }
 
 #[test]
 fn a_changed_field_id_type_name_or_method_is_reported() {
-    let apache = parse(&reference()).unwrap();
-    // Without the doc comments the export carries, so the edits below match plain lines.
-    let exported = without_doc_comments(&thrift_conformance::idl());
+    let exported = thrift_conformance::idl();
     for (from, to, expected) in [
         (
             "  11: i64 i64_thing\n}\n\nstruct Xtruct2",
             "  12: i64 i64_thing\n}\n\nstruct Xtruct2",
-            "Xtruct: field `11: i64",
+            "Xtruct.i64_thing: id 11",
         ),
-        ("1: i32 errorCode\n  2: string message", "1: i64 errorCode\n  2: string message", "Xception: field `1: i32"),
-        ("2: list<Xtruct> xtructs", "2: list<Xtruct> trucks", "Insanity: field `2: list<Xtruct> xtructs`"),
-        ("  oneway void testOneway", "  void testOneway", "ThriftTest.testOneway: returns oneway void"),
-        ("throws (1: Xception err1)\n", "\n", "ThriftTest.testException throws: field `1: Xception err1` is missing"),
-        ("union SomeUnion", "struct SomeUnion", "SomeUnion: a union, exported as a struct"),
-        ("  SIX = 6\n", "  SIX = 7\n", "enum Numberz"),
+        (
+            "1: i32 errorCode\n  2: string message",
+            "1: i64 errorCode\n  2: string message",
+            "Xception.errorCode: type i32",
+        ),
+        ("2: list<Xtruct> xtructs", "2: list<Xtruct> trucks", "Insanity: field 2 is `xtructs`"),
+        ("  oneway void testOneway", "  void testOneway", "ThriftTest.thrift: ThriftTest.testOneway"),
+        ("union SomeUnion", "struct SomeUnion", "ThriftTest.thrift: SomeUnion is a Union"),
+        ("  SIX = 6\n", "  SIX = 7\n", "ThriftTest.thrift: enum Numberz values"),
     ] {
-        assert!(exported.contains(from), "{from:?} is not in the exported IDL");
-        let changed = parse(&exported.replacen(from, to, 1)).unwrap();
-        let diff = differences(&apache, &changed);
-        assert!(diff.iter().any(|d| d.starts_with(expected)), "{expected:?} not reported: {diff:#?}");
+        assert!(exported.contains(from), "{from:?} is not in the exported IDL:\n{exported}");
+        let tally = compared(&exported.replacen(from, to, 1));
+        assert!(
+            tally.mismatches.iter().any(|d| d.starts_with(expected)),
+            "{expected:?} not reported: {:#?}",
+            tally.mismatches
+        );
     }
-}
-
-/// `idl` without its `/** ... */` doc comments, each with the indentation before it and the
-/// line break after it.
-fn without_doc_comments(idl: &str) -> String {
-    let mut out = String::new();
-    let mut rest = idl;
-    while let Some(start) = rest.find("/**") {
-        let before = &rest[..start];
-        out.push_str(before.trim_end_matches(' '));
-        let end = rest[start..].find("*/").map_or(rest.len(), |i| start + i + 2);
-        rest = rest[end..].strip_prefix('\n').unwrap_or(&rest[end..]);
-    }
-    out.push_str(rest);
-    out
 }
 
 #[test]
-fn doc_comments_are_exported_and_strip_cleanly() {
+fn doc_comments_reach_the_exported_idl() {
     let exported = thrift_conformance::idl();
-    assert!(exported.contains("/**"), "the types' doc comments reach the IDL");
-    let plain = without_doc_comments(&exported);
-    assert!(!plain.contains("/**") && plain.contains("struct Xtruct2 {"), "{plain}");
+    assert!(exported.contains("/**"), "the doc comments Apache's file carries reach the IDL:\n{exported}");
 }
