@@ -20,16 +20,22 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 /// How long the client waits for each reply, and for its connection.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// `--protocol`: a protocol, plain or multiplexed.
+/// `--protocol`: a protocol, plain or multiplexed. Apache's names for its Python library's
+/// accelerated protocols (`accel`, `accelc`, `multia`, `multiac`) are taken as the
+/// protocols they put on the wire, as Apache's cross-test runner passes them to every peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ProtocolArg {
     /// The binary protocol.
+    #[value(alias = "accel")]
     Binary,
     /// The compact protocol.
+    #[value(alias = "accelc")]
     Compact,
     /// The binary protocol, multiplexed: `ThriftTest` and `SecondService` on one port.
+    #[value(alias = "multia")]
     Multi,
     /// The compact protocol, multiplexed.
+    #[value(alias = "multiac")]
     Multic,
 }
 

@@ -7,7 +7,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::Duration;
 
-use support::{run_client, rust_client, rust_server, RunningServer};
+use support::{run_client, rust_client, rust_server, RunningServer, Server};
 
 /// How long a server may take to exit after a stop signal.
 const STOP_TIMEOUT: Duration = Duration::from_secs(5);
@@ -15,7 +15,7 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(5);
 #[test]
 fn the_server_stops_promptly_on_sigint_sigterm_and_sighup() {
     for signal in ["INT", "TERM", "HUP"] {
-        let mut server = RunningServer::start(rust_server(), "binary", "buffered").unwrap();
+        let mut server = RunningServer::start(Server::Ours(rust_server()), "binary", "buffered").unwrap();
         // A connection left open must not hold the server up.
         let _idle = TcpStream::connect(server.addr).unwrap();
         let status = Command::new("kill").args(["-s", signal, &server.pid().to_string()]).status().unwrap();
@@ -29,7 +29,7 @@ fn the_server_stops_promptly_on_sigint_sigterm_and_sighup() {
 
 #[test]
 fn a_connection_that_sends_nothing_is_shrugged_off() {
-    let server = RunningServer::start(rust_server(), "compact", "framed").unwrap();
+    let server = RunningServer::start(Server::Ours(rust_server()), "compact", "framed").unwrap();
     for _ in 0..20 {
         drop(TcpStream::connect(server.addr).unwrap());
     }
@@ -58,7 +58,7 @@ fn bad_flags_are_a_setup_failure() {
 fn a_server_without_second_service_fails_only_the_multiplexed_check() {
     // A plain server takes `ThriftTest:` calls (it ignores the prefix) but has no
     // SecondService: exactly the base-type bit is set.
-    let server = RunningServer::start(rust_server(), "binary", "buffered").unwrap();
+    let server = RunningServer::start(Server::Ours(rust_server()), "binary", "buffered").unwrap();
     let run = run_client(rust_client(), server.addr, "multi", "buffered").unwrap();
     assert_eq!(run.code, Some(1), "{}", run.output);
     let failed: Vec<&str> = run.output.lines().filter(|l| l.contains("*** FAILED ***")).collect();

@@ -1,6 +1,8 @@
-//! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic) ×
-//! transport (buffered, framed), with our client against our server, our client against a
-//! Python server, and a Python client against our server. The Python peers use Apache's
+//! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, and
+//! the accelerated `accel`, `accelc`, `multia`, `multiac`) × transport (buffered, framed),
+//! with our client against our server, our client against Apache's Python test server, and
+//! Apache's Python test client against our server. The Python peers are Apache's own
+//! `test/py/TestServer.py` and `TestClient.py`, from Apache's source tree, on Apache's
 //! library and code Apache's compiler generated from Apache's `test/ThriftTest.thrift`, the
 //! file thrift-build generated our side from.
 //!
@@ -14,13 +16,13 @@ use std::fmt::Write as _;
 use std::net::TcpStream;
 use std::process::Command;
 
-use support::{run_client, rust_client, rust_server, GeneratedPython, RunningServer, PROTOCOLS, TRANSPORTS};
+use support::{run_client, rust_client, rust_server, ApachePython, RunningServer, Server, PROTOCOLS, TRANSPORTS};
 
 /// Runs every cell with a fresh server from `server` and the client from `client`, and
 /// fails with a table of the cells when any did not pass.
 fn run_cells(
     pairing: &str,
-    server: impl Fn() -> Result<Command, String>,
+    server: impl Fn() -> Result<Server, String>,
     client: impl Fn() -> Result<Command, String>,
     poke_server: bool,
 ) {
@@ -57,32 +59,31 @@ fn run_cells(
     assert!(failures.is_empty(), "cells failed:\n{table}\n{}", failures.join("\n"));
 }
 
-fn generated() -> GeneratedPython {
-    GeneratedPython::new()
-        .unwrap_or_else(|e| panic!("cannot generate the Python peer from Apache's ThriftTest.thrift: {e}"))
+fn apache() -> ApachePython {
+    ApachePython::new().unwrap_or_else(|e| panic!("cannot set up Apache's Python test programs: {e}"))
 }
 
 #[test]
 fn rust_client_against_rust_server() {
-    run_cells("rust -> rust  ", || Ok(rust_server()), || Ok(rust_client()), true);
+    run_cells("rust -> rust  ", || Ok(Server::Ours(rust_server())), || Ok(rust_client()), true);
 }
 
 #[test]
 fn rust_client_against_python_server() {
-    let py = generated();
+    let py = apache();
     run_cells("rust -> python", || py.server(), || Ok(rust_client()), false);
 }
 
 #[test]
 fn python_client_against_rust_server() {
-    let py = generated();
-    run_cells("python -> rust", || Ok(rust_server()), || py.client(), true);
+    let py = apache();
+    run_cells("python -> rust", || Ok(Server::Ours(rust_server())), || py.client(), true);
 }
 
 /// The Python peers against each other, under Apache's library alone: when a cell above
 /// fails, this tells whether the peer or our side is wrong.
 #[test]
 fn python_client_against_python_server() {
-    let py = generated();
+    let py = apache();
     run_cells("python -> python", || py.server(), || py.client(), false);
 }
