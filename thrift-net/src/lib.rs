@@ -37,7 +37,9 @@
 //!   unknown methods, undecodable arguments and panicking handlers with
 //!   `TApplicationException`s, bounds connections, requests in flight, frame sizes and idle
 //!   peers, shuts down gracefully, and counts what it does ([`ServerHandle::metrics`]).
-//!   A [`Multiplexed`] router serves several services on one port.
+//!   A [`Multiplexed`] router serves several services on one port. It listens on TCP
+//!   ([`Server::bind`]) or a Unix domain socket ([`Server::bind_unix`]; the client's side is
+//!   [`Client::connect_unix`]).
 //! - One [`Client`] connection carries any number of concurrent calls, matched to their
 //!   replies by sequence id; it is `Clone + Send + Sync`, has a per-call timeout, fails its
 //!   waiting calls at once when the connection breaks, and is a `tower::Service` of

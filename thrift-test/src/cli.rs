@@ -7,7 +7,9 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use thrift_net::{Client, ClientConfig, Multiplexed, ProtocolKind, Server, Transport};
+use std::future::Future;
+
+use thrift_net::{Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::checks::{self, UNKNOWN};
@@ -104,6 +106,9 @@ pub struct ServerArgs {
     /// The transport.
     #[arg(long, value_enum, default_value_t = TransportArg::Buffered)]
     pub transport: TransportArg,
+    /// Listen on this Unix domain socket instead of a port.
+    #[arg(long)]
+    pub domain_socket: Option<std::path::PathBuf>,
 }
 
 /// `thrift-test-client`'s arguments.
@@ -125,6 +130,9 @@ pub struct ClientArgs {
     /// The transport.
     #[arg(long, value_enum, default_value_t = TransportArg::Buffered)]
     pub transport: TransportArg,
+    /// Connect to this Unix domain socket instead of `--host` and `--port`.
+    #[arg(long)]
+    pub domain_socket: Option<std::path::PathBuf>,
     /// How many times to run the whole suite, each on a new connection.
     #[arg(long, short = 'n', default_value_t = 1)]
     pub testloops: u32,
@@ -143,28 +151,48 @@ pub async fn serve(args: ServerArgs) -> io::Result<()> {
     let mut interrupt = signal(SignalKind::interrupt())?;
     let mut terminate = signal(SignalKind::terminate())?;
     let mut hangup = signal(SignalKind::hangup())?;
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
-    let server = Server::new();
-    let handle = if args.protocol.multiplexed() {
+    let stopped = async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+            _ = hangup.recv() => {}
+        }
+    };
+    if args.protocol.multiplexed() {
         let router = Multiplexed::builder()
             .with(ThriftTestServer::new(TestHandler))
             .with(SecondServiceServer::new(TestHandler))
             .default(ThriftTestServer::new(TestHandler))
             .build();
-        server.bind(addr, router).await?
+        serve_until(router, &args, stopped).await
     } else {
-        server.bind(addr, ThriftTestServer::new(TestHandler)).await?
-    };
-    let mut out = io::stdout().lock();
-    writeln!(out, "listening on {} ({}, {})", handle.local_addr(), args.protocol.name(), args.transport.name())?;
-    out.flush()?;
-    drop(out);
-    tokio::select! {
-        _ = interrupt.recv() => {}
-        _ = terminate.recv() => {}
-        _ = hangup.recv() => {}
+        serve_until(ThriftTestServer::new(TestHandler), &args, stopped).await
     }
-    handle.shutdown(SHUTDOWN_GRACE).await;
+}
+
+/// Serves `service` where `args` say, says where on stdout, and shuts down once `stopped`.
+async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Future<Output = ()>) -> io::Result<()> {
+    let announce = |listening: &dyn std::fmt::Display| -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        writeln!(out, "listening on {listening} ({}, {})", args.protocol.name(), args.transport.name())?;
+        out.flush()
+    };
+    let server = Server::new();
+    match &args.domain_socket {
+        Some(path) => {
+            let handle = server.bind_unix(path, service).await?;
+            announce(&path.display())?;
+            stopped.await;
+            handle.shutdown(SHUTDOWN_GRACE).await;
+            let _ = std::fs::remove_file(path);
+        }
+        None => {
+            let handle = server.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)), service).await?;
+            announce(&handle.local_addr())?;
+            stopped.await;
+            handle.shutdown(SHUTDOWN_GRACE).await;
+        }
+    }
     Ok(())
 }
 
@@ -188,7 +216,11 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             args.protocol.name(),
             args.transport.name()
         );
-        let client = match Client::connect((args.host.as_str(), args.port), config.clone()).await {
+        let connected = match &args.domain_socket {
+            Some(path) => Client::connect_unix(path, config.clone()).await,
+            None => Client::connect((args.host.as_str(), args.port), config.clone()).await,
+        };
+        let client = match connected {
             Ok(client) => client,
             Err(e) => {
                 println!("connect failed: {e}");

@@ -7,7 +7,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::Duration;
 
-use support::{run_client, rust_client, rust_server, RunningServer, Server};
+use support::{run_client, rust_client, rust_server, Place, RunningServer, Server};
 
 /// How long a server may take to exit after a stop signal.
 const STOP_TIMEOUT: Duration = Duration::from_secs(5);
@@ -33,7 +33,7 @@ fn a_connection_that_sends_nothing_is_shrugged_off() {
     for _ in 0..20 {
         drop(TcpStream::connect(server.addr).unwrap());
     }
-    let run = run_client(rust_client(), server.addr, "compact", "framed").unwrap();
+    let run = run_client(rust_client(), &server.place, "compact", "framed").unwrap();
     assert_eq!(run.code, Some(0), "{}", run.output);
 }
 
@@ -41,7 +41,7 @@ fn a_connection_that_sends_nothing_is_shrugged_off() {
 fn no_server_is_a_setup_failure() {
     // A port that was free a moment ago: nothing listens there.
     let addr = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    let run = run_client(rust_client(), addr, "binary", "buffered").unwrap();
+    let run = run_client(rust_client(), &Place::Tcp(addr), "binary", "buffered").unwrap();
     assert_eq!(run.code, Some(64), "{}", run.output);
     assert!(run.output.contains("connect failed"), "{}", run.output);
 }
@@ -59,7 +59,7 @@ fn a_server_without_second_service_fails_only_the_multiplexed_check() {
     // A plain server takes `ThriftTest:` calls (it ignores the prefix) but has no
     // SecondService: exactly the base-type bit is set.
     let server = RunningServer::start(Server::Ours(rust_server()), "binary", "buffered").unwrap();
-    let run = run_client(rust_client(), server.addr, "multi", "buffered").unwrap();
+    let run = run_client(rust_client(), &server.place, "multi", "buffered").unwrap();
     assert_eq!(run.code, Some(1), "{}", run.output);
     let failed: Vec<&str> = run.output.lines().filter(|l| l.contains("*** FAILED ***")).collect();
     assert_eq!(failed.len(), 1, "{failed:#?}");

@@ -1,6 +1,6 @@
 //! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, and
-//! the accelerated `accel`, `accelc`, `multia`, `multiac`) × transport (buffered, framed),
-//! with our client against our server, our client against Apache's Python test server, and
+//! the accelerated `accel`, `accelc`, `multia`, `multiac`) × transport (buffered, framed) ×
+//! socket (TCP, Unix domain socket), with our client against our server, our client against Apache's Python test server, and
 //! Apache's Python test client against our server. The Python peers are Apache's own
 //! `test/py/TestServer.py` and `TestClient.py`, from Apache's source tree, on Apache's
 //! library and code Apache's compiler generated from Apache's `test/ThriftTest.thrift`, the
@@ -13,10 +13,11 @@
 mod support;
 
 use std::fmt::Write as _;
-use std::net::TcpStream;
 use std::process::Command;
 
-use support::{run_client, rust_client, rust_server, ApachePython, RunningServer, Server, PROTOCOLS, TRANSPORTS};
+use support::{
+    run_client, rust_client, rust_server, ApachePython, Place, RunningServer, Server, PROTOCOLS, TRANSPORTS,
+};
 
 /// Runs every cell with a fresh server from `server` and the client from `client`, and
 /// fails with a table of the cells when any did not pass.
@@ -28,29 +29,33 @@ fn run_cells(
 ) {
     let mut table = String::new();
     let mut failures = Vec::new();
-    for protocol in PROTOCOLS {
-        for transport in TRANSPORTS {
-            let cell = format!("{pairing} {protocol:>7} {transport:>8}");
-            let outcome = (|| {
-                let mut running = RunningServer::start(server()?, protocol, transport)?;
-                if poke_server {
-                    // Opens and closes without sending a byte.
-                    drop(TcpStream::connect(running.addr).map_err(|e| format!("cannot connect: {e}"))?);
-                }
-                let run = run_client(client()?, running.addr, protocol, transport)?;
-                match run.code {
-                    Some(0) => Ok(run.took),
-                    Some(code) => {
-                        Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", run.output, running.stderr()))
+    for socket in ["tcp", "unix"] {
+        for protocol in PROTOCOLS {
+            for transport in TRANSPORTS {
+                let cell = format!("{pairing} {socket:>4} {protocol:>7} {transport:>8}");
+                let outcome = (|| {
+                    let mut running = match socket {
+                        "tcp" => RunningServer::start(server()?, protocol, transport)?,
+                        _ => RunningServer::start_unix(server()?, protocol, transport, &Place::socket_path(&cell))?,
+                    };
+                    if poke_server {
+                        running.place.poke()?;
                     }
-                    None => Err(format!("client killed after {:?}:\n{}", run.took, run.output)),
-                }
-            })();
-            match outcome {
-                Ok(took) => writeln!(table, "{cell}  pass ({} ms)", took.as_millis()).unwrap(),
-                Err(why) => {
-                    writeln!(table, "{cell}  FAIL").unwrap();
-                    failures.push(format!("--- {cell}\n{why}"));
+                    let run = run_client(client()?, &running.place, protocol, transport)?;
+                    match run.code {
+                        Some(0) => Ok(run.took),
+                        Some(code) => {
+                            Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", run.output, running.stderr()))
+                        }
+                        None => Err(format!("client killed after {:?}:\n{}", run.took, run.output)),
+                    }
+                })();
+                match outcome {
+                    Ok(took) => writeln!(table, "{cell}  pass ({} ms)", took.as_millis()).unwrap(),
+                    Err(why) => {
+                        writeln!(table, "{cell}  FAIL").unwrap();
+                        failures.push(format!("--- {cell}\n{why}"));
+                    }
                 }
             }
         }

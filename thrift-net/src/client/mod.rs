@@ -99,6 +99,19 @@ impl std::fmt::Debug for Client {
     }
 }
 
+/// Awaits `connecting` for at most [`ClientConfig::connect_timeout`].
+async fn within_connect_timeout<T>(
+    config: &ClientConfig,
+    connecting: impl std::future::Future<Output = io::Result<T>>,
+) -> io::Result<T> {
+    match config.connect_timeout {
+        Some(limit) => tokio::time::timeout(limit, connecting)
+            .await
+            .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, format!("no connection within {limit:?}")))?,
+        None => connecting.await,
+    }
+}
+
 impl Client {
     /// Connects to `addr` (within [`ClientConfig::connect_timeout`]) and starts the
     /// connection's reader and writer tasks on the current tokio runtime.
@@ -109,16 +122,29 @@ impl Client {
     /// # Panics
     /// When called outside a tokio runtime.
     pub async fn connect(addr: impl ToSocketAddrs, config: ClientConfig) -> Result<Client, TransportError> {
-        let connecting = TcpStream::connect(addr);
-        let stream = match config.connect_timeout {
-            Some(limit) => tokio::time::timeout(limit, connecting)
-                .await
-                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, format!("no connection within {limit:?}")))??,
-            None => connecting.await?,
-        };
+        let stream = within_connect_timeout(&config, TcpStream::connect(addr)).await?;
         // Calls are whole messages written at once: don't let Nagle hold them back.
         stream.set_nodelay(true)?;
         crate::keepalive::set(&stream, config.tcp_keepalive)?;
+        let (rd, wr) = stream.into_split();
+        Ok(Client::from_halves(rd, wr, config))
+    }
+
+    /// Connects to the Unix domain socket at `path` (within
+    /// [`ClientConfig::connect_timeout`]); otherwise as [`Client::connect`]
+    /// ([`ClientConfig::tcp_keepalive`] does not apply).
+    ///
+    /// # Errors
+    /// When the connection cannot be made in time.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    #[cfg(unix)]
+    pub async fn connect_unix(
+        path: impl AsRef<std::path::Path>,
+        config: ClientConfig,
+    ) -> Result<Client, TransportError> {
+        let stream = within_connect_timeout(&config, tokio::net::UnixStream::connect(path)).await?;
         let (rd, wr) = stream.into_split();
         Ok(Client::from_halves(rd, wr, config))
     }

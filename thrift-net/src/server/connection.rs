@@ -4,7 +4,6 @@
 use std::any::Any;
 use std::future::{pending, Future};
 use std::io;
-use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,15 +13,14 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits, MessageType};
-use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
 
+use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::Shared;
@@ -49,21 +47,15 @@ const LINGER: Duration = Duration::from_secs(1);
 
 /// Serves one accepted connection to its end. `permit` is its place under the server's
 /// connection limit, held until both the reader and the writer are done.
-pub(crate) async fn serve<S: Service>(
-    stream: TcpStream,
-    peer: SocketAddr,
+pub(crate) async fn serve<S: Service, IO: Stream>(
+    stream: IO,
+    peer: Arc<str>,
     shared: Arc<Shared<S>>,
     permit: OwnedSemaphorePermit,
 ) {
     let open = Arc::new(OpenConnection::new(shared.counters.clone(), permit));
-    // Replies are whole messages written at once: don't let Nagle hold them back.
-    if let Err(e) = stream.set_nodelay(true) {
-        debug!(%e, "cannot set TCP_NODELAY");
-    }
-    if let Err(e) = crate::keepalive::set(&stream, shared.config.tcp_keepalive) {
-        debug!(%e, "cannot set TCP keepalive");
-    }
-    let (rd, wr) = stream.into_split();
+    stream.configure(shared.config.tcp_keepalive);
+    let (rd, wr) = stream.split();
     let stop = shared.stop.child_token();
     let mut reader = Reader::new(rd, stop.clone(), &shared);
     let Some(wire) = reader.detect(&shared.config.limits).await else { return };
@@ -204,8 +196,8 @@ enum ReadEvent {
 }
 
 /// The read half, its buffer and the read-idle clock.
-struct Reader {
-    rd: OwnedReadHalf,
+struct Reader<R> {
+    rd: R,
     buf: BytesMut,
     stop: CancellationToken,
     /// Off once the connection drains at shutdown: then only `force` ends a wait.
@@ -220,8 +212,8 @@ struct Reader {
     receiving: Receiving,
 }
 
-impl Reader {
-    fn new<S>(rd: OwnedReadHalf, stop: CancellationToken, shared: &Shared<S>) -> Self {
+impl<R: AsyncRead + Unpin> Reader<R> {
+    fn new<S>(rd: R, stop: CancellationToken, shared: &Shared<S>) -> Self {
         Reader {
             rd,
             buf: BytesMut::new(),
@@ -330,7 +322,8 @@ impl Reader {
 /// A connection past detection.
 struct Connection<S> {
     shared: Arc<Shared<S>>,
-    peer: SocketAddr,
+    /// The peer's address, for the requests' spans.
+    peer: Arc<str>,
     wire: Wire,
     /// Cancelled when the server stops or the writer fails: read no more requests.
     stop: CancellationToken,
@@ -351,7 +344,7 @@ struct Connection<S> {
 impl<S: Service> Connection<S> {
     /// Reads whole messages with `codec` and dispatches each, until the peer closes, the
     /// stream is corrupt, the read-idle timeout runs out or the server stops.
-    async fn read_requests<D>(&self, reader: &mut Reader, mut codec: D)
+    async fn read_requests<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, mut codec: D)
     where
         D: Decoder<Item = Bytes, Error = TransportError>,
     {
@@ -366,7 +359,7 @@ impl<S: Service> Connection<S> {
         self.shared.stop.is_cancelled() && !self.shared.force.is_cancelled()
     }
 
-    async fn read_until_stopped<D>(&self, reader: &mut Reader, codec: &mut D)
+    async fn read_until_stopped<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut D)
     where
         D: Decoder<Item = Bytes, Error = TransportError>,
     {
@@ -427,7 +420,7 @@ impl<S: Service> Connection<S> {
     /// a short quiet spell after the last answer; then the write side closes after every
     /// answer, and the peer's leftover bytes are read and dropped until it closes (or
     /// [`LINGER`]), so the socket never closes on unread bytes, which would send a reset.
-    async fn drain<D>(&self, reader: &mut Reader, codec: &mut D)
+    async fn drain<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut D)
     where
         D: Decoder<Item = Bytes, Error = TransportError>,
     {
@@ -696,7 +689,7 @@ struct WriterSignals {
 /// every sender is gone or `finish` (then closes the write side) or the shutdown deadline
 /// passes.
 async fn write_replies(
-    wr: OwnedWriteHalf,
+    wr: impl AsyncWrite + Unpin,
     mut rx: mpsc::Receiver<Queued>,
     counters: Arc<Counters>,
     signals: WriterSignals,

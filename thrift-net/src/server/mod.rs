@@ -3,6 +3,7 @@
 
 mod config;
 mod connection;
+mod listener;
 mod metrics;
 mod multiplex;
 mod receiving;
@@ -15,6 +16,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::{TcpListener, ToSocketAddrs};
+
+use listener::Listener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -115,6 +118,56 @@ impl Server {
     /// # Panics
     /// When called outside a tokio runtime.
     pub fn serve<S: Service>(&self, listener: TcpListener, service: S) -> io::Result<ServerHandle> {
+        self.serve_on(listener, service)
+    }
+
+    /// Binds a Unix domain socket at `path` and serves `service` on it (see
+    /// [`Server::serve_unix`]). The socket file is not removed when the server stops.
+    ///
+    /// # Errors
+    /// When the socket cannot be bound (the path exists, say).
+    ///
+    /// ```
+    /// # #[thrift_net::service] trait Noop { async fn noop(&self); }
+    /// # struct N; impl Noop for N { async fn noop(&self) {} }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let path = std::env::temp_dir().join(format!("thrift-doc-{}.sock", std::process::id()));
+    /// let handle = thrift_net::Server::new().bind_unix(&path, NoopServer::new(N)).await?;
+    /// assert_eq!(handle.local_addr().as_pathname(), Some(path.as_path()));
+    /// let client = NoopClient::new(thrift_net::Client::connect_unix(&path, Default::default()).await?);
+    /// client.noop().await.unwrap();
+    /// # handle.shutdown(std::time::Duration::from_secs(1)).await;
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    #[cfg(unix)]
+    pub async fn bind_unix<S: Service>(
+        &self,
+        path: impl AsRef<std::path::Path>,
+        service: S,
+    ) -> io::Result<ServerHandle<tokio::net::unix::SocketAddr>> {
+        self.serve_unix(tokio::net::UnixListener::bind(path)?, service)
+    }
+
+    /// Serves `service` on a Unix domain socket listener, as [`Server::serve`] does on TCP:
+    /// the same detection, limits and shutdown (keepalive and `TCP_NODELAY` do not apply).
+    ///
+    /// # Errors
+    /// When the listener's local address cannot be read.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    #[cfg(unix)]
+    pub fn serve_unix<S: Service>(
+        &self,
+        listener: tokio::net::UnixListener,
+        service: S,
+    ) -> io::Result<ServerHandle<tokio::net::unix::SocketAddr>> {
+        self.serve_on(listener, service)
+    }
+
+    fn serve_on<S: Service, L: Listener>(&self, listener: L, service: S) -> io::Result<ServerHandle<L::Addr>> {
         let local_addr = listener.local_addr()?;
         let signals = Signals::new();
         let counters = Arc::new(Counters::default());
@@ -127,7 +180,7 @@ impl Server {
             force: signals.force.clone(),
             tracker: signals.tracker.clone(),
         });
-        let span = tracing::debug_span!("thrift_server", addr = %local_addr);
+        let span = tracing::debug_span!("thrift_server", addr = ?local_addr);
         signals.tracker.spawn(accept(listener, shared).instrument(span));
         Ok(ServerHandle { local_addr, counters, signals })
     }
@@ -148,7 +201,7 @@ pub(crate) struct Shared<S> {
 }
 
 /// Accepts connections until the server stops; past the connection limit, closes them at once.
-async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
+async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
     let places = Arc::new(Semaphore::new(shared.config.max_connections));
     let rejecting = Arc::new(Semaphore::new(reject::MAX_REJECTING));
     loop {
@@ -161,12 +214,13 @@ async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
             Ok((stream, peer)) => match places.clone().try_acquire_owned() {
                 Ok(place) => {
                     Counters::add(&shared.counters.connections_accepted, 1);
-                    let span = tracing::debug_span!("thrift_connection", %peer);
+                    let peer: Arc<str> = peer_name(&peer).into();
+                    let span = tracing::debug_span!("thrift_connection", peer = &*peer);
                     shared.tracker.spawn(connection::serve(stream, peer, shared.clone(), place).instrument(span));
                 }
                 Err(_) => {
                     Counters::add(&shared.counters.connections_rejected, 1);
-                    debug!(%peer, limit = shared.config.max_connections, "at the connection limit; turning away");
+                    debug!(?peer, limit = shared.config.max_connections, "at the connection limit; turning away");
                     // Answered AT_CAPACITY if few are being turned away; else just closed.
                     if let Ok(slot) = rejecting.clone().try_acquire_owned() {
                         shared.tracker.spawn(reject::at_capacity(stream, shared.clone(), slot));
@@ -189,18 +243,28 @@ async fn accept<S: Service>(listener: TcpListener, shared: Arc<Shared<S>>) {
     debug!("stopped accepting");
 }
 
-/// A running server: its address, its counters, and the way to stop it.
+/// A peer's address as its spans show it: `127.0.0.1:5000`, or a Unix socket's path (most
+/// Unix peers are unnamed).
+fn peer_name(peer: &impl std::fmt::Debug) -> String {
+    let shown = format!("{peer:?}");
+    // `SocketAddr`'s Debug is its Display; a Unix address's reads `"/path"` or `(unnamed)`.
+    shown.trim_matches('"').to_owned()
+}
+
+/// A running server: its address (a [`SocketAddr`] for TCP, a
+/// [`tokio::net::unix::SocketAddr`] for a Unix domain socket), its counters, and the way to
+/// stop it.
 #[derive(Debug)]
-pub struct ServerHandle {
-    local_addr: SocketAddr,
+pub struct ServerHandle<A = SocketAddr> {
+    local_addr: A,
     counters: Arc<Counters>,
     signals: Signals,
 }
 
-impl ServerHandle {
+impl<A: Clone> ServerHandle<A> {
     /// The address the server listens on (with the port the system chose for port 0).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+    pub fn local_addr(&self) -> A {
+        self.local_addr.clone()
     }
 
     /// A snapshot of the server's counters.

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tokio_util::codec::Decoder;
@@ -31,7 +30,11 @@ const WINDOW: Duration = Duration::from_secs(1);
 /// Answers the first request of `stream` with [`AT_CAPACITY`] and closes, within
 /// [`WINDOW`] and [`MAX_REQUEST`]; anything else (not Thrift, too large, too slow) is
 /// closed without an answer. `_slot` is its place under [`MAX_REJECTING`].
-pub(crate) async fn at_capacity<S>(mut stream: TcpStream, shared: Arc<Shared<S>>, _slot: OwnedSemaphorePermit) {
+pub(crate) async fn at_capacity<S, IO: AsyncRead + AsyncWrite + Unpin>(
+    mut stream: IO,
+    shared: Arc<Shared<S>>,
+    _slot: OwnedSemaphorePermit,
+) {
     let until = Instant::now() + WINDOW;
     let limits = Limits { max_frame_len: MAX_REQUEST, max_message_len: MAX_REQUEST, ..shared.config.limits };
     let answered = tokio::select! {
@@ -56,7 +59,7 @@ pub(crate) async fn at_capacity<S>(mut stream: TcpStream, shared: Arc<Shared<S>>
 }
 
 /// Reads the first request and encodes the answer to it; `None` when there is none to give.
-async fn answer(stream: &mut TcpStream, limits: &Limits) -> Option<Bytes> {
+async fn answer(stream: &mut (impl AsyncRead + Unpin), limits: &Limits) -> Option<Bytes> {
     let mut buf = BytesMut::with_capacity(1024);
     let wire = loop {
         if stream.read_buf(&mut buf).await.ok()? == 0 {

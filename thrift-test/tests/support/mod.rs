@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -85,20 +85,92 @@ pub enum Server {
     Apache(Command),
 }
 
+/// Where a server listens: a TCP address, or a Unix domain socket's path.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// 127.0.0.1 and a port.
+    Tcp(SocketAddr),
+    /// A socket file (removed when the cell is done).
+    Unix(PathBuf),
+}
+
+impl Place {
+    /// A fresh socket path for one cell.
+    pub fn socket_path(cell: &str) -> PathBuf {
+        let name: String = cell.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+        let path = std::env::temp_dir().join(format!("thrift-test-{}-{name}.sock", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    /// Opens a connection and closes it without sending a byte.
+    pub fn poke(&self) -> Result<(), String> {
+        match self {
+            Place::Tcp(addr) => std::net::TcpStream::connect(addr).map(drop),
+            Place::Unix(path) => std::os::unix::net::UnixStream::connect(path).map(drop),
+        }
+        .map_err(|e| format!("cannot connect to {self:?}: {e}"))
+    }
+
+    /// The flags that tell a client where to connect.
+    fn client_args(&self) -> Vec<String> {
+        match self {
+            Place::Tcp(addr) => vec!["--host".into(), addr.ip().to_string(), format!("--port={}", addr.port())],
+            Place::Unix(path) => vec!["--domain-socket".into(), path.display().to_string()],
+        }
+    }
+}
+
 /// A server process, killed when dropped.
 pub struct RunningServer {
     child: Child,
-    /// Where it listens.
+    /// Where it listens (for a TCP server; see [`RunningServer::place`]).
     pub addr: SocketAddr,
+    /// Where it listens.
+    pub place: Place,
     stderr: mpsc::Receiver<String>,
 }
 
 impl RunningServer {
-    /// Starts `server` with the given flags and waits until it serves.
+    /// Starts `server` on TCP with the given flags and waits until it serves.
     pub fn start(server: Server, protocol: &str, transport: &str) -> Result<RunningServer, String> {
         match server {
             Server::Ours(command) => RunningServer::start_ours(command, protocol, transport),
             Server::Apache(command) => RunningServer::start_apache(command, protocol, transport),
+        }
+    }
+
+    /// Starts `server` on the Unix domain socket `path` and waits until it serves.
+    pub fn start_unix(server: Server, protocol: &str, transport: &str, path: &Path) -> Result<RunningServer, String> {
+        let (mut command, apache) = match server {
+            Server::Ours(command) => (command, false),
+            Server::Apache(command) => (command, true),
+        };
+        command.arg("--domain-socket").arg(path).args(["--protocol", protocol, "--transport", transport]);
+        if apache {
+            command.arg("TThreadedServer");
+        }
+        let shown = format!("{command:?}");
+        let (mut server, _lines) = RunningServer::spawn(command)?;
+        server.place = Place::Unix(path.to_path_buf());
+        server.wait_until(&shown, || std::os::unix::net::UnixStream::connect(path).is_ok())?;
+        Ok(server)
+    }
+
+    /// Polls `serves` until it holds, failing when the process exits or takes too long.
+    fn wait_until(&mut self, shown: &str, mut serves: impl FnMut() -> bool) -> Result<(), String> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            if serves() {
+                return Ok(());
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(format!("{shown} exited ({status}) before serving; its stderr:\n{}", self.stderr()));
+            }
+            if Instant::now() > deadline {
+                return Err(format!("{shown} did not serve within {START_TIMEOUT:?}; its stderr:\n{}", self.stderr()));
+            }
+            thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -115,7 +187,8 @@ impl RunningServer {
                 }
             }
         });
-        Ok((RunningServer { child, addr: SocketAddr::from(([127, 0, 0, 1], 0)), stderr }, lines))
+        let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+        Ok((RunningServer { child, addr, place: Place::Tcp(addr), stderr }, lines))
     }
 
     /// Ours: `--port 0`, then the line naming its address.
@@ -138,6 +211,7 @@ impl RunningServer {
             .and_then(|rest| rest.split_whitespace().next())
             .and_then(|addr| addr.parse().ok())
             .ok_or_else(|| format!("{shown}: unexpected first line {line:?}"))?;
+        server.place = Place::Tcp(server.addr);
         Ok(server)
     }
 
@@ -159,22 +233,11 @@ impl RunningServer {
         let shown = format!("{command:?}");
         let (mut server, _lines) = RunningServer::spawn(command)?;
         server.addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let deadline = Instant::now() + START_TIMEOUT;
-        loop {
-            if std::net::TcpStream::connect_timeout(&server.addr, Duration::from_millis(200)).is_ok() {
-                return Ok(server);
-            }
-            if let Ok(Some(status)) = server.child.try_wait() {
-                return Err(format!("{shown} exited ({status}) before serving; its stderr:\n{}", server.stderr()));
-            }
-            if Instant::now() > deadline {
-                return Err(format!(
-                    "{shown} did not accept within {START_TIMEOUT:?}; its stderr:\n{}",
-                    server.stderr()
-                ));
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
+        server.place = Place::Tcp(server.addr);
+        let addr = server.addr;
+        server
+            .wait_until(&shown, || std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok())?;
+        Ok(server)
     }
 
     /// The process id.
@@ -204,6 +267,9 @@ impl Drop for RunningServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Place::Unix(path) = &self.place {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
@@ -232,14 +298,9 @@ pub struct ClientRun {
 }
 
 /// Runs a client with the cross test's flags against `addr`, killing it after [`RUN_TIMEOUT`].
-pub fn run_client(
-    mut command: Command,
-    addr: SocketAddr,
-    protocol: &str,
-    transport: &str,
-) -> Result<ClientRun, String> {
+pub fn run_client(mut command: Command, place: &Place, protocol: &str, transport: &str) -> Result<ClientRun, String> {
     command
-        .args(["--host", &addr.ip().to_string(), &format!("--port={}", addr.port())])
+        .args(place.client_args())
         .args(["--protocol", protocol, &format!("--transport={transport}")])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
