@@ -29,6 +29,7 @@
 //! | `tracing` | on | a `tracing` debug event when a known field is skipped for its wire type |
 //! | `uuid` | off | `Encode`/`Decode`/`IdlType` for the `uuid` crate's `Uuid`, and conversions to and from [`Uuid`] |
 //! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string |
+//! | `proptest` | off | [`testing`]: proptest strategies for every Thrift type, the `ThriftArbitrary` derive's code, roundtrip and evolution checks |
 //!
 //! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is
 //! spelled in IDL is the separate [`IdlType`], which the derives emit beside them.
@@ -52,6 +53,8 @@ mod reader;
 mod service;
 mod skip;
 mod structs;
+#[cfg(feature = "proptest")]
+pub mod testing;
 mod wire;
 
 #[doc(hidden)]
@@ -74,7 +77,7 @@ pub use wire::{MessageType, TType};
 pub use bytes;
 
 #[cfg(feature = "derive")]
-pub use thrift_derive::{ThriftEnum, ThriftStruct, ThriftUnion};
+pub use thrift_derive::{ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion};
 
 /// Expands to its input when the `idl` feature is on, else to nothing: the derives wrap
 /// the IDL impls they emit in it.
@@ -90,6 +93,22 @@ macro_rules! __if_idl {
 #[macro_export]
 macro_rules! __if_idl {
     ($($item:tt)*) => {};
+}
+
+/// Expands to its first group when the `proptest` feature is on, else to its second:
+/// `ThriftArbitrary` wraps its impls in it, and explains the missing feature otherwise.
+#[doc(hidden)]
+#[cfg(feature = "proptest")]
+#[macro_export]
+macro_rules! __if_proptest {
+    ({ $($item:tt)* } else { $($otherwise:tt)* }) => { $($item)* };
+}
+
+#[doc(hidden)]
+#[cfg(not(feature = "proptest"))]
+#[macro_export]
+macro_rules! __if_proptest {
+    ({ $($item:tt)* } else { $($otherwise:tt)* }) => { $($otherwise)* };
 }
 
 /// Encodes `value` into a new vector of exactly its encoded length.
