@@ -53,13 +53,38 @@ where
     both(old, expected, "as the new type")
 }
 
-/// For every generated `Old` value, [`old_reads_as_new`] with `upgrade(old)` expected, and
-/// for every generated `New` value, [`new_reads_as_old`] with `downgrade(new)` expected;
-/// panics with the report for the smallest failing value.
-///
-/// `upgrade` states what the new version documents for old data (the defaults of the fields
-/// it adds); `downgrade` what old readers make of new data (the added fields dropped, the
-/// added enum values and union members unknown).
+/// [`new_reads_as_old`] for every generated `New` value, with `downgrade(new)` expected:
+/// what old readers make of new data (the added fields dropped, the added enum values and
+/// union members unknown). Panics with the report for the smallest failing value.
+#[track_caller]
+pub fn check_new_reads_as_old<Old, New>(downgrade: impl Fn(&New) -> Old)
+where
+    Old: Encode + DecodeOwned + PartialEq + fmt::Debug,
+    New: ThriftArbitrary + Encode,
+{
+    let (old, new) = (std::any::type_name::<Old>(), std::any::type_name::<New>());
+    run(&format!("{new} read as {old}"), New::arbitrary_with(Sizes::default()), default_cases(), |value| {
+        new_reads_as_old(value, &downgrade(value))
+    });
+}
+
+/// [`old_reads_as_new`] for every generated `Old` value, with `upgrade(old)` expected: what
+/// the new version documents for old data (the defaults of the fields it adds). Panics with
+/// the report for the smallest failing value.
+#[track_caller]
+pub fn check_old_reads_as_new<Old, New>(upgrade: impl Fn(&Old) -> New)
+where
+    Old: ThriftArbitrary + Encode,
+    New: Encode + DecodeOwned + PartialEq + fmt::Debug,
+{
+    let (old, new) = (std::any::type_name::<Old>(), std::any::type_name::<New>());
+    run(&format!("{old} read as {new}"), Old::arbitrary_with(Sizes::default()), default_cases(), |value| {
+        old_reads_as_new(value, &upgrade(value))
+    });
+}
+
+/// Both directions: [`check_old_reads_as_new`] with `upgrade` and
+/// [`check_new_reads_as_old`] with `downgrade`.
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
@@ -91,12 +116,6 @@ where
     Old: ThriftArbitrary + Encode + DecodeOwned + PartialEq,
     New: ThriftArbitrary + Encode + DecodeOwned + PartialEq,
 {
-    let (old, new) = (std::any::type_name::<Old>(), std::any::type_name::<New>());
-    let sizes = Sizes::default();
-    run(&format!("{old} read as {new}"), Old::arbitrary_with(sizes), default_cases(), |value| {
-        old_reads_as_new(value, &upgrade(value))
-    });
-    run(&format!("{new} read as {old}"), New::arbitrary_with(sizes), default_cases(), |value| {
-        new_reads_as_old(value, &downgrade(value))
-    });
+    check_old_reads_as_new::<Old, New>(upgrade);
+    check_new_reads_as_old::<Old, New>(downgrade);
 }

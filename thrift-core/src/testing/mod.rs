@@ -81,7 +81,9 @@ pub use arbitrary::{arbitrary, optional, ThriftArbitrary};
 
 #[doc(hidden)]
 pub use arbitrary::Lazy;
-pub use evolution::{check_evolution, new_reads_as_old, old_reads_as_new};
+pub use evolution::{
+    check_evolution, check_new_reads_as_old, check_old_reads_as_new, new_reads_as_old, old_reads_as_new,
+};
 pub use roundtrip::{
     assert_roundtrip, assert_roundtrip_borrowed, assert_same_encoding, roundtrip, roundtrip_borrowed, Failure,
 };
