@@ -32,7 +32,7 @@ pub struct Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} in {}", self.what, self.protocol)?;
+        writeln!(f, "in {}: {}", self.protocol, self.what)?;
         writeln!(f, "value: {}", self.value)?;
         match self.offset {
             Some(offset) => writeln!(f, "at offset {offset} of {} bytes:", self.bytes.len())?,
@@ -224,7 +224,7 @@ where
     T: Encode + DecodeOwned + PartialEq + fmt::Debug,
 {
     if let Err(failure) = roundtrip(value) {
-        panic!("roundtrip failed: {failure}");
+        panic!("roundtrip failed {failure}");
     }
 }
 
@@ -235,7 +235,7 @@ where
     T: Encode + Decode<'static> + PartialEq + fmt::Debug,
 {
     if let Err(failure) = roundtrip_borrowed(value) {
-        panic!("roundtrip failed: {failure}");
+        panic!("roundtrip failed {failure}");
     }
 }
 
@@ -273,6 +273,6 @@ where
         Ok(())
     }
     if let Err(failure) = check::<Binary, Other, T>(value).and_then(|()| check::<Compact, Other, T>(value)) {
-        panic!("the forms disagree: {failure}");
+        panic!("the forms disagree {failure}");
     }
 }

@@ -17,9 +17,8 @@ pub(super) fn run<S: Strategy>(what: &str, strategy: S, cases: u32, check: impl 
     let mut runner = TestRunner::new(config);
     match runner.run(&strategy, |value| check(&value).map_err(TestCaseError::from)) {
         Ok(()) => {}
-        Err(TestError::Fail(reason, value)) => {
-            panic!("{what} failed for {value:?} (the smallest failing value found): {reason}")
-        }
+        // The reason is a `Failure`'s report, which shows the (shrunk) value.
+        Err(TestError::Fail(reason, _)) => panic!("{what} failed {reason}"),
         Err(TestError::Abort(reason)) => panic!("{what} gave up: {reason}"),
     }
 }

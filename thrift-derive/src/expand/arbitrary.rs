@@ -77,6 +77,8 @@ fn impls_with(impls: &Impls<'_>, body: TokenStream) -> TokenStream {
             #arbitrary {
                 #[allow(unused_variables)]
                 fn arbitrary_with(sizes: #krate::testing::Sizes) -> #strategy {
+                    // For the method calls; a struct's body spells them out.
+                    #[allow(unused_imports)]
                     use #krate::__private::proptest::strategy::Strategy as _;
                     #body
                 }
