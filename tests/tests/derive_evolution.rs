@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use thrift_core::testing::{check_evolution, check_new_reads_as_old};
-use thrift_core::{Binary, Compact, ErrorKind, Protocol, TType, ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion};
+use thrift_core::{
+    Binary, Compact, ErrorKind, Protocol, TType, ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion,
+};
 
 // ---- Enums: V2 adds `Archived = 3` ----
 

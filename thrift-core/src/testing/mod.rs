@@ -13,11 +13,10 @@
 //! A failure reports the value, the protocol and a hex dump with the failing byte marked:
 //!
 //! ```text
-//! roundtrip failed: decoding from a slice failed: Person.name (id 2): expected string, found i32 at offset 7 in binary
-//! value: Person { id: 1, name: "ada" }
-//! at offset 7 of 21 bytes:
-//! 0000  08 00 01 00 00 00 01[08]00 02 00 00 00 03 61 64
-//! 0010  61 00
+//! roundtrip failed in binary: decoding from a slice failed: Person.name (id 2): wire type i32, expected string at offset 10
+//! value: MiswrittenPerson(Person { id: 1, name: "ada" })
+//! at offset 10 of 15 bytes:
+//! 0000  08 00 01 00 00 00 01 08 00 02[00]00 00 03 00
 //! ```
 //!
 //! ```
