@@ -186,10 +186,10 @@ fn optional_fields_are_sometimes_absent_and_open_types_sometimes_unknown() {
     assert!(pages.iter().any(|p| p.next.is_none()) && pages.iter().any(|p| p.next.is_some()));
     let opens = draw::<Open>(200);
     assert!(opens.iter().any(|o| matches!(o, Open::Unknown(_))));
-    assert!(opens.iter().any(|o| *o == Open::Known) && opens.iter().any(|o| *o == Open::Shifted));
+    assert!(opens.contains(&Open::Known) && opens.contains(&Open::Shifted));
     // The one unknown union value that roundtrips: what an empty union decodes to.
     let exprs = draw::<Expr>(300);
-    assert!(exprs.iter().any(|e| *e == Expr::Unknown(0)));
+    assert!(exprs.contains(&Expr::Unknown(0)));
     assert!(exprs.iter().all(|e| !matches!(e, Expr::Unknown(id) if *id != 0)));
 }
 

@@ -30,8 +30,7 @@ pub fn hex_dump(bytes: &[u8], mark: Option<usize>) -> String {
     for line in shown.clone() {
         let start = line * WIDTH;
         let _ = write!(out, "{start:04x} ");
-        for i in start..(start + WIDTH).min(bytes.len()) {
-            let b = bytes[i];
+        for (i, &b) in bytes.iter().enumerate().skip(start).take(WIDTH) {
             match mark {
                 Some(m) if m == i => {
                     let _ = write!(out, "[{b:02x}]");

@@ -49,18 +49,18 @@ impl std::error::Error for Failure {}
 /// How a check reads a value back from its encoding: from a slice, and from a shared
 /// `Bytes` buffer (where `Bytes` fields share it instead of copying).
 pub(super) trait DecodeFrom<T> {
-    fn from_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T>;
-    fn from_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T>;
+    fn decode_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T>;
+    fn decode_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T>;
 }
 
 /// Decodes a type that owns its data.
 pub(super) struct Owned;
 
 impl<T: DecodeOwned> DecodeFrom<T> for Owned {
-    fn from_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T> {
+    fn decode_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T> {
         crate::from_slice::<P, T>(bytes)
     }
-    fn from_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T> {
+    fn decode_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T> {
         crate::from_bytes::<P, T>(&bytes)
     }
 }
@@ -70,10 +70,10 @@ impl<T: DecodeOwned> DecodeFrom<T> for Owned {
 pub(super) struct Leaked;
 
 impl<T: Decode<'static>> DecodeFrom<T> for Leaked {
-    fn from_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T> {
+    fn decode_slice<P: Protocol>(&self, bytes: &[u8]) -> Result<T> {
         crate::from_slice::<P, T>(Box::leak(bytes.to_vec().into_boxed_slice()))
     }
-    fn from_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T> {
+    fn decode_bytes<P: Protocol>(&self, bytes: Bytes) -> Result<T> {
         crate::from_bytes::<P, T>(Box::leak(Box::new(bytes)))
     }
 }
@@ -158,8 +158,8 @@ where
         Ok(()) => {}
     }
 
-    compare::<P, T>("from a slice", decode.from_slice::<P>(&bytes), value, &bytes)?;
-    compare::<P, T>("from Bytes", decode.from_bytes::<P>(Bytes::from(bytes.clone())), value, &bytes)
+    compare::<P, T>("from a slice", decode.decode_slice::<P>(&bytes), value, &bytes)?;
+    compare::<P, T>("from Bytes", decode.decode_bytes::<P>(Bytes::from(bytes.clone())), value, &bytes)
 }
 
 /// Both protocols' checks.
