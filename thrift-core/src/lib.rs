@@ -95,20 +95,21 @@ macro_rules! __if_idl {
     ($($item:tt)*) => {};
 }
 
-/// Expands to its first group when the `proptest` feature is on, else to its second:
-/// `ThriftArbitrary` wraps its impls in it, and explains the missing feature otherwise.
+/// Expands to its input when the `proptest` feature is on, else to nothing: the
+/// `ThriftArbitrary` derive wraps its impls in it, so a library can derive it on its types
+/// and turn the feature on only for its tests.
 #[doc(hidden)]
 #[cfg(feature = "proptest")]
 #[macro_export]
 macro_rules! __if_proptest {
-    ({ $($item:tt)* } else { $($otherwise:tt)* }) => { $($item)* };
+    ($($item:tt)*) => { $($item)* };
 }
 
 #[doc(hidden)]
 #[cfg(not(feature = "proptest"))]
 #[macro_export]
 macro_rules! __if_proptest {
-    ({ $($item:tt)* } else { $($otherwise:tt)* }) => { $($otherwise)* };
+    ($($item:tt)*) => {};
 }
 
 /// Encodes `value` into a new vector of exactly its encoded length.

@@ -59,8 +59,10 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
 
 /// Derives `thrift_core::testing::ThriftArbitrary` and proptest's `Arbitrary` for a type
 /// that derives `ThriftStruct`, `ThriftEnum` or `ThriftUnion`, from the same `#[thrift]`
-/// attributes; needs thrift-core's `proptest` feature. A mistake in the attributes is
-/// reported by the Thrift derive beside it, so this one then emits nothing.
+/// attributes. The impls exist only with thrift-core's `proptest` feature (without it the
+/// derive adds nothing), so a library can derive it and enable the feature for its tests.
+/// A mistake in the attributes is reported by the Thrift derive beside it, so this one
+/// then emits nothing.
 #[proc_macro_derive(ThriftArbitrary, attributes(thrift))]
 pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -1,6 +1,7 @@
 //! `#[derive(ThriftArbitrary)]`: `thrift_core::testing::ThriftArbitrary` and proptest's
 //! `Arbitrary` from the same model the Thrift derives use, inside `if_proptest!` so they
-//! exist only with thrift-core's `proptest` feature.
+//! exist only with thrift-core's `proptest` feature: a library derives it on its types and
+//! turns the feature on for its tests alone (a dev-dependency's features apply then).
 //!
 //! Values respect the Thrift meaning of the type: required and default fields always set,
 //! optional ones sometimes absent, `skip` fields at their default, open enums sometimes an
@@ -68,12 +69,8 @@ fn impls_with(impls: &Impls<'_>, body: TokenStream) -> TokenStream {
     let arbitrary = head(impls, quote!(#krate::testing::ThriftArbitrary));
     let proptest_arbitrary = head(impls, quote!(#krate::__private::proptest::arbitrary::Arbitrary));
     let strategy = quote!(#krate::__private::proptest::strategy::BoxedStrategy<Self>);
-    let message = format!(
-        "`#[derive(ThriftArbitrary)]` on `{}` needs thrift-core's `proptest` feature",
-        impls.container.input.ident
-    );
     wrap(quote! {
-        #krate::__private::if_proptest! {{
+        #krate::__private::if_proptest! {
             #arbitrary {
                 #[allow(unused_variables)]
                 fn arbitrary_with(sizes: #krate::testing::Sizes) -> #strategy {
@@ -92,9 +89,7 @@ fn impls_with(impls: &Impls<'_>, body: TokenStream) -> TokenStream {
                     <Self as #krate::testing::ThriftArbitrary>::arbitrary_with(sizes)
                 }
             }
-        } else {
-            ::core::compile_error!(#message);
-        }}
+        }
     })
 }
 
