@@ -342,3 +342,53 @@ fn check_roundtrips_finds_and_shrinks_a_failure() {
     // Shrunk: an id of 0 and a name of just four characters.
     assert!(message.contains("value: LossyName(Person { id: 0, name: "), "{message}");
 }
+
+// ---- A borrowing type and its owned twin agree ----
+
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq)]
+#[thrift(name = "Greeting")]
+struct Greeting<'a> {
+    #[thrift(id = 1, required)]
+    name: &'a str,
+    #[thrift(id = 2)]
+    raw: &'a [u8],
+    #[thrift(id = 3)]
+    note: Option<Cow<'a, str>>,
+}
+
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[thrift(name = "Greeting")]
+struct GreetingOwned {
+    #[thrift(id = 1, required)]
+    name: String,
+    #[thrift(id = 2)]
+    raw: Vec<u8>,
+    #[thrift(id = 3)]
+    note: Option<String>,
+}
+
+/// A twin that forgot field 3: it reads the bytes but cannot write them again.
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[thrift(name = "Greeting")]
+struct GreetingForgetful {
+    #[thrift(id = 1, required)]
+    name: String,
+    #[thrift(id = 2)]
+    raw: Vec<u8>,
+}
+
+proptest! {
+    #[test]
+    fn borrowed_and_owned_forms_agree(x in any::<Greeting<'static>>()) {
+        thrift_core::testing::roundtrip_borrowed(&x)?;
+        thrift_core::testing::assert_same_encoding::<GreetingOwned, _>(&x);
+    }
+}
+
+#[test]
+fn a_twin_that_loses_a_field_disagrees() {
+    let greeting = Greeting { name: "hi", raw: b"\x01", note: Some(Cow::Borrowed("n")) };
+    let message = panic_message(|| thrift_core::testing::assert_same_encoding::<GreetingForgetful, _>(&greeting));
+    assert!(message.starts_with("the forms disagree in binary: GreetingForgetful"), "{message}");
+    assert!(message.contains("writes other bytes"), "{message}");
+}
