@@ -14,7 +14,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # Each optional part of the library crates builds alone, so a user who turns the others off
 # gets a crate that compiles.
-for features in "" derive idl; do
+for features in "" derive idl proptest; do
   cargo clippy -q -p thrift-core --no-default-features --features "$features" -- -D warnings
 done
 for features in "" server client pool tower; do

@@ -12,11 +12,20 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use std::cell::RefCell;
+
+use proptest::strategy::Strategy;
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use serde_json::{json, Value};
 use thrift_core::{Binary, Compact, DecodeOwned, Encode, MessageHeader, MessageType, Protocol, Reader};
 
 use crate::json::{first_difference, ToJson};
 use crate::python::{generate_python, tools, workspace_root, PyHelper, TempDir};
+use crate::seed::Seed;
+
+/// How many simpler values a failing generated case tries before it is reported: each costs
+/// a dozen calls to Python.
+const MAX_SHRINK_ITERS: u32 = 256;
 
 /// Which of our protocols reads and writes what a Python protocol does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +226,39 @@ impl Interop {
         ) {
             Ok(_) => self.passed("rust→python", proto),
             Err(e) => self.fail(case, proto, "python on rust's bytes", e),
+        }
+    }
+
+    /// Runs `cases` values drawn from `strategy` with `seed`, each as [`value`](Interop::value)
+    /// runs one (of the IDL struct `type_name`, every protocol, both ways). A failing value
+    /// is shrunk to a small one, recorded as one failure with the seed that replays it, and
+    /// ends the run of this strategy.
+    pub fn generated<S>(&mut self, type_name: &str, strategy: S, cases: u32, seed: &Seed)
+    where
+        S: Strategy,
+        S::Value: Encode + DecodeOwned + ToJson,
+    {
+        let config =
+            Config { cases, failure_persistence: None, max_shrink_iters: MAX_SHRINK_ITERS, ..Config::default() };
+        let mut runner = TestRunner::new_with_rng(config, seed.rng());
+        let case = format!("generated {type_name}");
+        let this = RefCell::new(&mut *self);
+        let result = runner.run(&strategy, |value| {
+            let mut t = this.borrow_mut();
+            let before = t.failures.len();
+            t.value(&case, type_name, &value);
+            match t.failures.split_off(before) {
+                failed if failed.is_empty() => Ok(()),
+                failed => Err(TestCaseError::fail(failed.join("\n"))),
+            }
+        });
+        match result {
+            Ok(()) => {}
+            Err(TestError::Fail(reason, value)) => self.failures.push(format!(
+                "{case} with {seed}: {reason}\n  the smallest failing value: {}",
+                crate::json::brief(&value.to_json())
+            )),
+            Err(TestError::Abort(reason)) => self.failures.push(format!("{case} with {seed} gave up: {reason}")),
         }
     }
 

@@ -181,3 +181,25 @@ pub fn brief(v: &Value) -> String {
         format!("{}...", text.chars().take(117).collect::<String>())
     }
 }
+
+/// Implements [`ToJson`] for a derived struct from its field names, optional fields last.
+///
+/// ```
+/// # use thrift_tests::json::ToJson;
+/// struct Point { x: i32, label: Option<String> }
+/// thrift_tests::json_fields!(Point { x } optional { label });
+/// assert_eq!(Point { x: 1, label: None }.to_json(), serde_json::json!({ "x": 1 }));
+/// ```
+#[macro_export]
+macro_rules! json_fields {
+    ($ty:ty { $($field:ident),* $(,)? } $(optional { $($opt:ident),* $(,)? })?) => {
+        impl $crate::json::ToJson for $ty {
+            fn to_json(&self) -> ::serde_json::Value {
+                $crate::json::object([
+                    $( (::core::stringify!($field), ::core::option::Option::Some($crate::json::ToJson::to_json(&self.$field))), )*
+                    $($( (::core::stringify!($opt), self.$opt.as_ref().map($crate::json::ToJson::to_json)), )*)?
+                ])
+            }
+        }
+    };
+}

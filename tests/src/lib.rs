@@ -1,12 +1,14 @@
 //! Shared helpers for the integration tests: Apache Thrift's own source tree ([`apache_src`]),
 //! running Apache Thrift's compiler and Python library ([`python`]), the JSON form of values they exchange ([`json`]), Rust mirrors of
-//! the interop IDL encoded by hand ([`model`], [`hand_struct!`]) and the interop case runner
-//! ([`interop`]).
+//! the interop IDL encoded by hand ([`model`], [`hand_struct!`]) or derived ([`derived`]) and
+//! the interop case runner ([`interop`]), whose generated cases replay by [`seed`].
 
 pub mod apache_src;
+pub mod derived;
 pub mod hand_struct;
 pub mod idl_structure;
 pub mod interop;
 pub mod json;
 pub mod model;
 pub mod python;
+pub mod seed;

@@ -1,14 +1,19 @@
 //! Old reader, new writer: a newer peer adds enum values and union members, and the older
 //! reader's open enums and unions decode the message and re-encode what they kept, in both
-//! protocols; a required field whose wire type changed is its own error.
+//! protocols; a required field whose wire type changed is its own error. The same holds for
+//! every generated value (`thrift_core::testing`'s evolution checks), and where both
+//! versions are open, old values read as new ones with the documented defaults.
 
 use std::collections::BTreeMap;
 
-use thrift_core::{Binary, Compact, ErrorKind, Protocol, TType, ThriftEnum, ThriftStruct, ThriftUnion};
+use thrift_core::testing::{check_evolution, check_new_reads_as_old};
+use thrift_core::{
+    Binary, Compact, ErrorKind, Protocol, TType, ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion,
+};
 
 // ---- Enums: V2 adds `Archived = 3` ----
 
-#[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(ThriftArbitrary, ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 #[repr(i32)]
 enum StatusV1 {
     #[default]
@@ -18,7 +23,7 @@ enum StatusV1 {
     Unknown(i32),
 }
 
-#[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(ThriftArbitrary, ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 #[thrift(closed)]
 enum StatusV2 {
     #[default]
@@ -27,7 +32,7 @@ enum StatusV2 {
     Archived = 3,
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftStruct, Debug, Clone, PartialEq)]
 #[thrift(name = "User")]
 struct UserV1 {
     #[thrift(id = 1, required)]
@@ -42,7 +47,7 @@ struct UserV1 {
     counts: BTreeMap<StatusV1, i32>,
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftStruct, Debug, Clone, PartialEq)]
 #[thrift(name = "User")]
 struct UserV2 {
     #[thrift(id = 1, required)]
@@ -102,7 +107,7 @@ fn a_new_enum_value_decodes_and_reencodes_in_every_position() {
 
 // ---- Unions: V2 adds member 3 ----
 
-#[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftUnion, Debug, Clone, PartialEq)]
 #[thrift(name = "Event")]
 enum EventV1 {
     #[thrift(id = 1)]
@@ -113,7 +118,7 @@ enum EventV1 {
     Unknown(i16),
 }
 
-#[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftUnion, Debug, Clone, PartialEq)]
 #[thrift(name = "Event", closed)]
 enum EventV2 {
     #[thrift(id = 1)]
@@ -124,7 +129,7 @@ enum EventV2 {
     Scroll(Vec<i64>),
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftStruct, Debug, Clone, PartialEq)]
 #[thrift(name = "Log")]
 struct LogV1 {
     #[thrift(id = 1)]
@@ -135,7 +140,7 @@ struct LogV1 {
     events: Vec<EventV1>,
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[derive(ThriftArbitrary, ThriftStruct, Debug, Clone, PartialEq)]
 #[thrift(name = "Log")]
 struct LogV2 {
     #[thrift(id = 1)]
@@ -248,4 +253,177 @@ fn changed_wire_type<P: Protocol>() {
 fn a_changed_wire_type_is_an_error_when_required_and_skipped_otherwise() {
     changed_wire_type::<Binary>();
     changed_wire_type::<Compact>();
+}
+
+// ---- Properties: every generated value, both ways where both versions are open ----
+
+/// What a V1 reader makes of a V2 status: the added value is unknown.
+fn status_v1(status: &StatusV2) -> StatusV1 {
+    match status {
+        StatusV2::Active => StatusV1::Active,
+        StatusV2::Banned => StatusV1::Banned,
+        StatusV2::Archived => StatusV1::Unknown(3),
+    }
+}
+
+#[test]
+fn every_new_user_reads_as_an_old_one() {
+    check_new_reads_as_old::<UserV1, UserV2>(|v2| UserV1 {
+        status: status_v1(&v2.status),
+        plain: status_v1(&v2.plain),
+        maybe: v2.maybe.as_ref().map(status_v1),
+        history: v2.history.iter().map(status_v1).collect(),
+        counts: v2.counts.iter().map(|(k, v)| (status_v1(k), *v)).collect(),
+    });
+}
+
+/// What a V1 reader makes of a V2 event: the added member is unknown, by its id.
+fn event_v1(event: &EventV2) -> EventV1 {
+    match event {
+        EventV2::Click(x) => EventV1::Click(*x),
+        EventV2::Key(k) => EventV1::Key(k.clone()),
+        EventV2::Scroll(_) => EventV1::Unknown(3),
+    }
+}
+
+#[test]
+fn every_new_log_reads_as_an_old_one() {
+    check_new_reads_as_old::<LogV1, LogV2>(|v2| LogV1 {
+        seq: v2.seq,
+        event: v2.event.as_ref().map(event_v1),
+        events: v2.events.iter().map(event_v1).collect(),
+    });
+}
+
+#[derive(ThriftEnum, ThriftArbitrary, Debug, Clone, Copy, PartialEq, Default)]
+#[thrift(name = "Tone")]
+#[repr(i32)]
+enum ToneV1 {
+    #[default]
+    Warm = 1,
+    #[thrift(unknown)]
+    Unknown(i32),
+}
+
+#[derive(ThriftEnum, ThriftArbitrary, Debug, Clone, Copy, PartialEq, Default)]
+#[thrift(name = "Tone")]
+#[repr(i32)]
+enum ToneV2 {
+    #[default]
+    Warm = 1,
+    Cold = 2,
+    #[thrift(unknown)]
+    Unknown(i32),
+}
+
+#[derive(ThriftUnion, ThriftArbitrary, Debug, Clone, PartialEq)]
+#[thrift(name = "Badge")]
+enum BadgeV1 {
+    #[thrift(id = 1)]
+    Star(i32),
+    #[thrift(unknown)]
+    Unknown(i16),
+}
+
+#[derive(ThriftUnion, ThriftArbitrary, Debug, Clone, PartialEq)]
+#[thrift(name = "Badge")]
+enum BadgeV2 {
+    #[thrift(id = 1)]
+    Star(i32),
+    #[thrift(id = 2)]
+    Ribbon(String),
+    #[thrift(unknown)]
+    Unknown(i16),
+}
+
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq)]
+#[thrift(name = "Profile")]
+struct ProfileV1 {
+    #[thrift(id = 1, required)]
+    name: String,
+    #[thrift(id = 2)]
+    tone: ToneV1,
+    #[thrift(id = 3)]
+    badges: Vec<BadgeV1>,
+}
+
+/// `ProfileV1` with a field of each requiredness added, and a value added to its enum and
+/// a member to its union.
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq)]
+#[thrift(name = "Profile")]
+struct ProfileV2 {
+    #[thrift(id = 1, required)]
+    name: String,
+    #[thrift(id = 2)]
+    tone: ToneV2,
+    #[thrift(id = 3)]
+    badges: Vec<BadgeV2>,
+    #[thrift(id = 4, default = 10)]
+    level: i32,
+    #[thrift(id = 5)]
+    nick: Option<String>,
+    #[thrift(id = 6)]
+    tags: Vec<String>,
+}
+
+#[test]
+fn profiles_evolve_both_ways() {
+    check_evolution::<ProfileV1, ProfileV2>(
+        |v1| ProfileV2 {
+            name: v1.name.clone(),
+            // An old peer's unknown 2 is the new version's `Cold`.
+            tone: match v1.tone {
+                ToneV1::Warm => ToneV2::Warm,
+                ToneV1::Unknown(2) => ToneV2::Cold,
+                ToneV1::Unknown(v) => ToneV2::Unknown(v),
+            },
+            badges: v1
+                .badges
+                .iter()
+                .map(|b| match b {
+                    BadgeV1::Star(n) => BadgeV2::Star(*n),
+                    BadgeV1::Unknown(id) => BadgeV2::Unknown(*id),
+                })
+                .collect(),
+            // The documented defaults of what V2 added.
+            level: 10,
+            nick: None,
+            tags: Vec::new(),
+        },
+        |v2| ProfileV1 {
+            name: v2.name.clone(),
+            tone: match v2.tone {
+                ToneV2::Warm => ToneV1::Warm,
+                ToneV2::Cold => ToneV1::Unknown(2),
+                ToneV2::Unknown(v) => ToneV1::Unknown(v),
+            },
+            badges: v2
+                .badges
+                .iter()
+                .map(|b| match b {
+                    BadgeV2::Star(n) => BadgeV1::Star(*n),
+                    BadgeV2::Ribbon(_) => BadgeV1::Unknown(2),
+                    BadgeV2::Unknown(id) => BadgeV1::Unknown(*id),
+                })
+                .collect(),
+        },
+    );
+}
+
+/// The check can fail: a wrong default for an added field is reported, with the value.
+#[test]
+fn a_wrong_documented_default_is_caught() {
+    let caught = std::panic::catch_unwind(|| {
+        thrift_core::testing::check_old_reads_as_new::<ProfileV1, ProfileV2>(|v1| ProfileV2 {
+            name: v1.name.clone(),
+            tone: ToneV2::Warm,
+            badges: Vec::new(),
+            level: 0,
+            nick: None,
+            tags: Vec::new(),
+        })
+    });
+    let message = *caught.expect_err("a wrong default passed").downcast::<String>().unwrap();
+    assert!(message.contains("read as") && message.contains("gave another value"), "{message}");
+    assert!(message.contains("level: 10"), "{message}");
 }

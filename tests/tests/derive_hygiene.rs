@@ -1,6 +1,7 @@
 //! The derives' generated code depends on nothing but the runtime path it is given: it works
 //! with the runtime under another name (`#[thrift(crate = "...")]`), inside a module with
-//! `#![no_implicit_prelude]`, and on types written by a `macro_rules!` macro.
+//! `#![no_implicit_prelude]`, and on types written by a `macro_rules!` macro. So does
+//! `ThriftArbitrary`'s, which reaches proptest through the runtime's re-export.
 
 // Simulates a renamed dependency (`thrift_renamed = { package = "thrift-core" }`). Cargo
 // refuses one package under two names in one manifest, so the rename is done here instead,
@@ -11,9 +12,9 @@ extern crate thrift_core as thrift_renamed;
 
 use std::collections::BTreeMap;
 
-use thrift_renamed::{Binary, Compact, Idl, Protocol, ThriftEnum, ThriftStruct, ThriftUnion};
+use thrift_renamed::{Binary, Compact, Idl, Protocol, ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion};
 
-#[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(ThriftEnum, ThriftArbitrary, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[thrift(crate = "thrift_renamed")]
 #[repr(i32)] // Rust requires a repr for explicit discriminants beside a data variant.
 enum Level {
@@ -24,7 +25,7 @@ enum Level {
     Other(i32),
 }
 
-#[derive(ThriftUnion, Debug, Clone, PartialEq)]
+#[derive(ThriftUnion, ThriftArbitrary, Debug, Clone, PartialEq)]
 #[thrift(closed)]
 #[thrift(crate = "thrift_renamed")]
 enum Value {
@@ -34,7 +35,7 @@ enum Value {
     Text(String),
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq, Default)]
 #[thrift(crate = "thrift_renamed")]
 // `T: Default` because a field of default requiredness takes `T::default()` when absent.
 struct Wrapper<T: Default> {
@@ -42,7 +43,7 @@ struct Wrapper<T: Default> {
     inner: T,
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq)]
 #[thrift(crate = "thrift_renamed", name = "Renamed")]
 struct Record<'a> {
     #[thrift(id = 1, required)]
@@ -59,7 +60,7 @@ struct Record<'a> {
     attrs: BTreeMap<String, Wrapper<bool>>,
 }
 
-#[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+#[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq, Default)]
 #[thrift(crate = "thrift_renamed", exception)]
 struct Failure {
     #[thrift(id = 1)]
@@ -80,9 +81,9 @@ mod no_prelude {
     use ::std::boxed::Box;
     use ::std::string::String;
     use ::std::vec::Vec;
-    use ::thrift_renamed::{ThriftEnum, ThriftStruct, ThriftUnion};
+    use ::thrift_renamed::{ThriftArbitrary, ThriftEnum, ThriftStruct, ThriftUnion};
 
-    #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Default)]
+    #[derive(ThriftEnum, ThriftArbitrary, Debug, Clone, Copy, PartialEq, Default)]
     #[thrift(closed)]
     #[thrift(crate = "::thrift_renamed")]
     pub enum Kind {
@@ -91,7 +92,7 @@ mod no_prelude {
         Node = 1,
     }
 
-    #[derive(ThriftEnum, Debug, Clone, Copy, PartialEq, Default)]
+    #[derive(ThriftEnum, ThriftArbitrary, Debug, Clone, Copy, PartialEq, Default)]
     #[thrift(crate = "::thrift_renamed")]
     #[repr(i32)]
     pub enum Open {
@@ -101,7 +102,7 @@ mod no_prelude {
         Other(i32),
     }
 
-    #[derive(ThriftUnion, Debug, Clone, PartialEq)]
+    #[derive(ThriftUnion, ThriftArbitrary, Debug, Clone, PartialEq)]
     #[thrift(closed)]
     #[thrift(crate = "::thrift_renamed")]
     pub enum Label {
@@ -111,7 +112,7 @@ mod no_prelude {
         Id(i64),
     }
 
-    #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+    #[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq, Default)]
     #[thrift(crate = "::thrift_renamed")]
     pub struct Node<'a, T: Default> {
         #[thrift(id = 1, required)]
@@ -132,7 +133,7 @@ mod no_prelude {
         pub open: Open,
     }
 
-    #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+    #[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq, Default)]
     #[thrift(crate = "::thrift_renamed", exception)]
     pub struct Oops {
         #[thrift(id = 1)]
@@ -144,7 +145,7 @@ mod no_prelude {
 /// the derive attribute from the macro's body, so spans of both hygiene contexts meet.
 macro_rules! thrift_struct {
     ($name:ident { $($id:literal => $field:ident: $ty:ty),* $(,)? }) => {
-        #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+        #[derive(ThriftStruct, ThriftArbitrary, Debug, Clone, PartialEq, Default)]
         #[thrift(crate = "thrift_renamed")]
         struct $name {
             $(#[thrift(id = $id)] $field: $ty,)*
@@ -212,6 +213,13 @@ fn derives_work_without_the_prelude() {
     assert_eq!((decoded.kind, decoded.weight), (Kind::Leaf, 9));
     let error: Box<dyn std::error::Error + Send + Sync> = Box::new(Oops { code: 1 });
     assert!(error.to_string().contains('1'));
+}
+
+#[test]
+fn arbitrary_values_roundtrip_with_a_renamed_runtime_without_the_prelude() {
+    thrift_renamed::testing::check_roundtrips_borrowed::<Record<'static>>();
+    thrift_renamed::testing::check_roundtrips_borrowed::<no_prelude::Node<'static, i64>>();
+    thrift_renamed::testing::check_roundtrips::<Generated>();
 }
 
 #[test]

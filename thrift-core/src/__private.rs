@@ -2,11 +2,16 @@
 //! of the documented API; it changes with the macros, without notice.
 
 pub use crate::__if_idl as if_idl;
+pub use crate::__if_proptest as if_proptest;
 #[cfg(feature = "idl")]
 pub use crate::idl::{
     doc_comment, enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows,
 };
 pub use crate::service::{Exceptions, MethodResult, ReturnField, Returns, Void};
+#[cfg(feature = "proptest")]
+pub use crate::testing::Lazy;
+#[cfg(feature = "proptest")]
+pub use proptest;
 
 use crate::error::Error;
 

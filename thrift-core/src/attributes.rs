@@ -236,6 +236,21 @@
 //!
 //! So: give new fields new ids, make new fields optional or default, never reuse an id, and
 //! declare an `unknown` variant in every enum and union that other services may extend.
+//! With the `proptest` feature, `thrift_core::testing::check_evolution` checks
+//! both directions over generated values of the two versions.
+//!
+//! # `#[derive(ThriftArbitrary)]`
+//!
+//! Beside any of the three derives, from the same attributes: proptest strategies for the
+//! type (`thrift_core::testing::ThriftArbitrary` and proptest's
+//! `Arbitrary`, so `any::<T>()` works), with the `proptest` feature; without it, nothing.
+//! Required and default fields are always set, optional ones sometimes `None`, `skip`
+//! fields take their default, open enums sometimes hold an unknown value (never a known
+//! one) and open unions sometimes `Unknown(0)` (the unknown case that survives a roundtrip:
+//! re-encoded, an unknown member is an empty union). Borrowed fields (`&'a str`) are
+//! generated through their owned form, for the `'static` instantiation. Sizes are bounded
+//! by `thrift_core::testing::Sizes`, recursion by its depth. See `thrift_core::testing`
+//! and the README's "Testing your types".
 //!
 //! # IDL
 //!

@@ -1,42 +1,19 @@
 //! Property tests: for primitives, nested containers and structs, in both protocols,
 //! `encoded_len` equals the bytes written, `decode(encode(x)) == x`, and `skip` consumes
-//! exactly the encoded length.
+//! exactly the encoded length (`thrift_core::testing::roundtrip`, hence the `proptest`
+//! feature this test requires).
 
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt::Debug;
 
 use common::{Fields, Inner, Rich};
 use proptest::collection::{btree_map, btree_set, hash_map, hash_set, vec};
 use proptest::prelude::*;
+use thrift_core::testing::roundtrip;
 use thrift_core::{
-    skip, ApplicationException, ApplicationExceptionKind, Binary, Compact, DecodeOwned, Encode, Protocol, Reader, Uuid,
+    skip, ApplicationException, ApplicationExceptionKind, Binary, Compact, Encode, Protocol, Reader, Uuid,
 };
-
-/// Encodes, sizes, decodes and skips `v` in protocol `P`; returns the bytes.
-fn roundtrip_in<P: Protocol, T>(v: &T) -> Result<Vec<u8>, TestCaseError>
-where
-    T: Encode + DecodeOwned + PartialEq + Debug,
-{
-    let mut buf = Vec::new();
-    v.encode::<P, _>(&mut buf);
-    prop_assert_eq!(buf.len(), v.encoded_len::<P>(), "{} encoded_len", P::NAME);
-    let back: T = thrift_core::from_slice::<P, T>(&buf)
-        .map_err(|e| TestCaseError::fail(format!("{} decode failed: {e}", P::NAME)))?;
-    prop_assert_eq!(&back, v, "{} roundtrip", P::NAME);
-    let mut r = Reader::new(&buf);
-    skip::<P>(&mut r, T::TTYPE).map_err(|e| TestCaseError::fail(format!("{} skip failed: {e}", P::NAME)))?;
-    prop_assert_eq!(r.position(), buf.len(), "{} skip length", P::NAME);
-    Ok(buf)
-}
-
-/// [`roundtrip_in`] for both protocols.
-fn roundtrip<T: Encode + DecodeOwned + PartialEq + Debug>(v: &T) -> Result<(), TestCaseError> {
-    roundtrip_in::<Binary, T>(v)?;
-    roundtrip_in::<Compact, T>(v)?;
-    Ok(())
-}
 
 /// Doubles compared by bits, so every NaN payload must survive.
 fn roundtrip_f64s_in<P: Protocol>(v: &Vec<f64>) -> Result<(), TestCaseError> {
@@ -62,10 +39,6 @@ fn any_f64() -> impl Strategy<Value = f64> {
     any::<u64>().prop_map(f64::from_bits)
 }
 
-fn any_uuid() -> impl Strategy<Value = Uuid> {
-    any::<[u8; 16]>().prop_map(Uuid)
-}
-
 fn any_app_exception() -> impl Strategy<Value = ApplicationException> {
     (any::<i32>(), ".{0,20}")
         .prop_map(|(code, msg)| ApplicationException::new(ApplicationExceptionKind::from_code(code), msg))
@@ -73,7 +46,7 @@ fn any_app_exception() -> impl Strategy<Value = ApplicationException> {
 
 fn any_inner() -> impl Strategy<Value = Inner> {
     // Finite doubles: Inner compares with PartialEq.
-    (any::<bool>(), -1e300f64..1e300, any_uuid(), vec(any::<u8>(), 0..40), any::<bool>())
+    (any::<bool>(), -1e300f64..1e300, any::<Uuid>(), vec(any::<u8>(), 0..40), any::<bool>())
         .prop_map(|(on, ratio, uuid, blob, off)| Inner { on, ratio, uuid, blob, off })
 }
 
@@ -141,7 +114,7 @@ proptest! {
     }
 
     #[test]
-    fn uuids(v in any_uuid()) {
+    fn uuids(v in any::<Uuid>()) {
         roundtrip(&v)?;
     }
 

@@ -413,6 +413,29 @@ fn reject_skip(cx: &mut Ctxt, attrs: &MemberAttrs) {
     }
 }
 
+/// Whether an enum is a `ThriftEnum` (every variant a unit, but the `unknown` one) rather
+/// than a `ThriftUnion` (variants that hold values).
+pub fn is_thrift_enum(data: &syn::DataEnum) -> bool {
+    data.variants.iter().all(|v| {
+        matches!(v.fields, Fields::Unit)
+            || (holds(&v.fields, "i32") && v.attrs.iter().any(|a| a.path().is_ident("thrift") && is_unknown(a)))
+    })
+}
+
+/// Whether a `#[thrift(...)]` attribute says `unknown`.
+fn is_unknown(attr: &syn::Attribute) -> bool {
+    let mut unknown = false;
+    // Errors are the Thrift derive's to report; here a malformed attribute is not `unknown`.
+    let _ = attr.parse_nested_meta(|meta| {
+        unknown |= meta.path.is_ident("unknown");
+        if meta.input.peek(syn::Token![=]) {
+            let _: Expr = meta.value()?.parse()?;
+        }
+        Ok(())
+    });
+    unknown
+}
+
 /// Whether a variant holds exactly one value of the type spelled `ty`.
 fn holds(fields: &Fields, ty: &str) -> bool {
     matches!(fields, Fields::Unnamed(f) if f.unnamed.len() == 1 && f.unnamed[0].ty.to_token_stream().to_string() == ty)

@@ -57,6 +57,49 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
     finish(cx, &container, || expand::expand_union(&container, &variants, unknown.as_ref()))
 }
 
+/// Derives `thrift_core::testing::ThriftArbitrary` and proptest's `Arbitrary` for a type
+/// that derives `ThriftStruct`, `ThriftEnum` or `ThriftUnion`, from the same `#[thrift]`
+/// attributes. The impls exist only with thrift-core's `proptest` feature (without it the
+/// derive adds nothing), so a library can derive it and enable the feature for its tests.
+/// A mistake in the attributes is reported by the Thrift derive beside it, so this one
+/// then emits nothing.
+#[proc_macro_derive(ThriftArbitrary, attributes(thrift))]
+pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let mut cx = Ctxt::default();
+    let tokens = match &input.data {
+        syn::Data::Struct(_) => {
+            let (container, fields) = ast::parse_struct(&mut cx, &input);
+            if container.attrs.transparent.is_some() {
+                ast::parse_transparent(&mut cx, &input)
+                    .map(|field| expand::arbitrary::expand_transparent(&container, &field))
+            } else {
+                Some(expand::arbitrary::expand_struct(&container, &fields))
+            }
+        }
+        syn::Data::Enum(data) if ast::is_thrift_enum(data) => {
+            let (container, variants, unknown) = ast::parse_enum(&mut cx, &input);
+            Some(expand::arbitrary::expand_enum(&container, &variants, unknown.as_ref()))
+        }
+        syn::Data::Enum(_) => {
+            let (container, variants, unknown) = ast::parse_union(&mut cx, &input);
+            Some(expand::arbitrary::expand_union(&container, &variants, unknown.as_ref()))
+        }
+        syn::Data::Union(_) => {
+            return syn::Error::new_spanned(
+                &input.ident,
+                "ThriftArbitrary is for ThriftStruct, ThriftEnum and ThriftUnion types",
+            )
+            .to_compile_error()
+            .into();
+        }
+    };
+    match (cx.check(), tokens) {
+        (Ok(()), Some(tokens)) => tokens.into(),
+        _ => TokenStream::new(),
+    }
+}
+
 /// Turns a trait of `async fn`s into a Thrift service: the handler trait, a server
 /// dispatcher, a typed client and the IDL definition. Use it through `thrift_net`, which
 /// re-exports it and documents it.

@@ -1,5 +1,6 @@
 //! Code generation: the impls each derive emits, calling `thrift_core`'s public API.
 
+pub mod arbitrary;
 mod enums;
 mod structs;
 mod transparent;
