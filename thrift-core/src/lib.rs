@@ -93,10 +93,10 @@ mod limits;
 mod protocol;
 mod reader;
 mod service;
-mod skip;
 mod structs;
 #[cfg(feature = "proptest")]
 pub mod testing;
+mod walk;
 mod wire;
 
 #[doc(hidden)]
@@ -112,8 +112,8 @@ pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;
 pub use service::{NoException, OrApplication};
-pub use skip::skip;
 pub use structs::{StructDecoder, StructEncoder, StructSizer};
+pub use walk::{skip, Scan, Scanner};
 pub use wire::{MessageType, TType};
 
 pub use bytes;
