@@ -95,7 +95,7 @@ pub enum TransportErrorKind {
 /// An error of a transport codec or of protocol detection: what failed, in which
 /// [`Phase`], at which offset in the message, how deep and in which field.
 ///
-/// Displayed as `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
+/// Displayed as `skip-decoder: field header: invalid type id 0x1f at offset 1234, depth 3 (field id 7)`.
 /// Offsets count from the start of the message (for `skip-decoder`) or of the bytes looked
 /// at (for `framed` and `protocol detection`); the stream offset of that start, when a codec
 /// knows it, follows.
