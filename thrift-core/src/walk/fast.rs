@@ -15,13 +15,6 @@ use super::{Bounds, Frame};
 use crate::protocol::Protocol;
 use crate::wire::TType;
 
-/// Walks as many complete, well-formed tokens as it can from `pos`, updating `stack`;
-/// returns the offset of the first token it left to the careful path (or the value's end).
-#[inline]
-pub(crate) fn walk<W: Wire>(buf: &[u8], pos: usize, stack: &mut Vec<Frame>, b: &Bounds) -> usize {
-    drive::<W>(buf, pos, stack, b)
-}
-
 /// Starts a walk at a value of type `t` (a struct or container) at `pos`, with `stack`
 /// empty: walks it whole in place when it is flat and all there, leaving `stack` empty and
 /// returning its end; otherwise opens its frames (with the progress made) and returns where
@@ -49,7 +42,7 @@ pub(crate) fn start<W: Wire>(buf: &[u8], pos: usize, t: TType, stack: &mut Vec<F
             _ => return pos,
         },
     };
-    drive::<W>(buf, to, stack, b)
+    walk::<W>(buf, to, stack, b)
 }
 
 /// One struct field (header and value) as the fast path reads it.
@@ -115,9 +108,11 @@ enum Step {
     Child(Frame, Option<Frame>),
 }
 
-/// Runs the frames on the stack until a token is deferred or the message ends.
+/// Walks as many complete, well-formed tokens as it can from `pos`, running the frames on
+/// `stack`; returns the offset of the first token it left to the careful path (or the end
+/// of the outermost value, with `stack` empty).
 #[inline]
-fn drive<W: Wire>(buf: &[u8], mut pos: usize, stack: &mut Vec<Frame>, b: &Bounds) -> usize {
+pub(crate) fn walk<W: Wire>(buf: &[u8], mut pos: usize, stack: &mut Vec<Frame>, b: &Bounds) -> usize {
     let max_depth = b.max_frames;
     loop {
         // A frame opened now sits at depth len + 1; one opened inside it at len + 2.
