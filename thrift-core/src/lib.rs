@@ -20,6 +20,10 @@
 //! The derives and their attributes are described in [`attributes`]. Decoding is bounded:
 //! see [`Limits`]. Errors say what failed and where: see [`Error`].
 //!
+//! One walker steps over encoded values without decoding them, under the same limits: [`skip`]
+//! over a complete buffer (decode skips unknown fields with it), and the resumable [`Scanner`]
+//! over a buffer that grows, to find where an unframed message ends.
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |
