@@ -76,9 +76,7 @@ impl<P: Protocol> BufferedCodec<P> {
     pub fn bytes_examined(&self) -> u64 {
         self.scanner.bytes_examined()
     }
-}
 
-impl<P: Protocol> BufferedCodec<P> {
     /// The error for a stream that ended with `buffered` bytes of an unfinished message:
     /// where the scanner stood in it.
     #[cold]

@@ -81,6 +81,31 @@ pub struct Bounds {
     pub max_end: usize,
 }
 
+/// Why a walk stopped before the value's end.
+#[derive(Debug)]
+pub(crate) enum Halt {
+    /// A run of elements stepped over unread was cut short by the end of the buffer: it
+    /// goes on at least `needed` bytes from `at`. No error value is made for it, since the
+    /// scanner, fed a few bytes at a time, stops here often; [`Walk::error`] makes one.
+    Short {
+        /// Where the rest of the run starts (the walk's position).
+        at: usize,
+        /// The bytes the rest of the run takes at least.
+        needed: usize,
+        /// The elements' token name.
+        what: &'static str,
+    },
+    /// Any other stop: a token cut short ([`ErrorKind::Truncated`]) or malformed.
+    Error(Error),
+}
+
+impl From<Error> for Halt {
+    #[inline]
+    fn from(e: Error) -> Halt {
+        Halt::Error(e)
+    }
+}
+
 /// A walk in progress: where it is, what is open, and what bounds it.
 #[derive(Debug)]
 pub(crate) struct Walk {
@@ -148,9 +173,9 @@ impl Walk {
     }
 
     /// Walks tokens from the walk's position until nothing is open. `r` reads the same
-    /// buffer, at the walk's position. A token cut short by the end of the buffer fails with
-    /// [`ErrorKind::Truncated`] and leaves the position at its start.
-    pub(crate) fn run<P: Protocol>(&mut self, r: &mut Reader<'_>) -> Result<()> {
+    /// buffer, at the walk's position. A token cut short by the end of the buffer stops it
+    /// with [`ErrorKind::Truncated`] or [`Halt::Short`] and leaves the position at its start.
+    pub(crate) fn run<P: Protocol>(&mut self, r: &mut Reader<'_>) -> Result<(), Halt> {
         debug_assert_eq!(r.position(), self.pos);
         loop {
             // The fast path takes every complete, well-formed token it can; the careful path
@@ -244,7 +269,7 @@ impl Walk {
     /// Elements of the innermost list or set: fixed-width runs in one jump, varint runs in a
     /// tight loop, anything else one element (one token) at a time.
     #[inline]
-    fn elems<P: Protocol>(&mut self, r: &mut Reader<'_>, elem: TType, left: usize) -> Result<()> {
+    fn elems<P: Protocol>(&mut self, r: &mut Reader<'_>, elem: TType, left: usize) -> Result<(), Halt> {
         if left == 0 {
             self.stack.pop();
             return Ok(());
@@ -256,7 +281,7 @@ impl Walk {
             self.pos = r.position();
             self.set_left(left - n);
             if n < left {
-                return Err(self.short(r, (left - n).saturating_mul(width), elem.name()));
+                return Err(Halt::Short { at: self.pos, needed: (left - n).saturating_mul(width), what: elem.name() });
             }
             return Ok(());
         }
@@ -275,7 +300,7 @@ impl Walk {
                 return Ok(());
             }
             if still > 0 {
-                return Err(self.short(r, rest.len() - walked + 1, elem.name()));
+                return Err(Halt::Short { at: self.pos, needed: rest.len() - walked + 1, what: elem.name() });
             }
             return Ok(());
         }
@@ -299,7 +324,7 @@ impl Walk {
         value: TType,
         left: usize,
         at_value: bool,
-    ) -> Result<()> {
+    ) -> Result<(), Halt> {
         if !at_value && left == 0 {
             self.stack.pop();
             return Ok(());
@@ -314,7 +339,11 @@ impl Walk {
                     *l = left - n;
                 }
                 if n < left {
-                    return Err(self.short(r, (left - n).saturating_mul(width), "map entry"));
+                    return Err(Halt::Short {
+                        at: self.pos,
+                        needed: (left - n).saturating_mul(width),
+                        what: "map entry",
+                    });
                 }
                 return Ok(());
             }
@@ -437,11 +466,17 @@ impl Walk {
         }
     }
 
-    /// The error for a run of elements cut short: `needed` more bytes from the position.
+    /// The error for a halt: a run cut short becomes [`ErrorKind::Truncated`] (`len` is the
+    /// buffer's length), with the walk's place.
     #[cold]
-    fn short(&self, r: &Reader<'_>, needed: usize, what: &'static str) -> Error {
-        let e = Error::at(ErrorKind::Truncated { needed, remaining: r.remaining() }, self.pos);
-        self.fail(e, what, None)
+    pub(crate) fn error(&self, halt: Halt, len: usize) -> Error {
+        match halt {
+            Halt::Short { at, needed, what } => {
+                let e = Error::at(ErrorKind::Truncated { needed, remaining: len.saturating_sub(at) }, at);
+                self.fail(e, what, None)
+            }
+            Halt::Error(e) => e,
+        }
     }
 
     /// Adds the walk's place to an error: the token, the depth and the field id (that of a
@@ -623,7 +658,7 @@ pub fn skip<P: Protocol>(r: &mut Reader<'_>, ttype: TType) -> Result<()> {
 fn skip_nested<P: Protocol>(r: &mut Reader<'_>, ttype: TType) -> Result<()> {
     let mut walk = Walk::new(r.limits(), r.position(), r.depth() as usize, Some(r.input().len()));
     walk.start::<P>(r, ttype)?;
-    walk.run::<P>(r)?;
+    walk.run::<P>(r).map_err(|halt| walk.error(halt, r.input().len()))?;
     r.set_position(walk.position());
     Ok(())
 }

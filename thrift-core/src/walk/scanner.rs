@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use super::Walk;
+use super::{Halt, Walk};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::protocol::Protocol;
@@ -146,14 +146,22 @@ impl<P: Protocol> Scanner<P> {
                 }
                 Ok(Scan::Complete(end))
             }
-            Err(e) => {
+            Err(halt) => {
                 self.examined += (buf.len() - start) as u64;
-                let ErrorKind::Truncated { needed, .. } = *e.kind() else { return Err(e) };
-                // The token cannot be complete before offset + needed: retry from its start
-                // once the buffer is that long.
-                let need = e.offset().unwrap_or(buf.len()).saturating_add(needed).max(buf.len() + 1);
+                // The token cannot be complete before its offset + needed: retry from its
+                // start once the buffer is that long.
+                let (at, needed, token) = match halt {
+                    Halt::Short { at, needed, what } => (at, needed, what),
+                    Halt::Error(e) => match *e.kind() {
+                        ErrorKind::Truncated { needed, .. } => {
+                            (e.offset().unwrap_or(buf.len()), needed, e.token().unwrap_or("message"))
+                        }
+                        _ => return Err(e),
+                    },
+                };
+                let need = at.saturating_add(needed).max(buf.len() + 1);
                 if need > self.limits.max_message_len {
-                    return Err(self.too_large(need, e.token().unwrap_or("message")));
+                    return Err(self.too_large(need, token));
                 }
                 self.need = need;
                 Ok(Scan::NeedMore(need))
@@ -162,7 +170,7 @@ impl<P: Protocol> Scanner<P> {
     }
 
     /// Walks the envelope (once), then tokens until the message ends or the bytes run out.
-    fn run(&mut self, buf: &[u8]) -> Result<()> {
+    fn run(&mut self, buf: &[u8]) -> Result<(), Halt> {
         let mut r = Reader::new(buf).with_limits(self.limits);
         r.set_position(self.walk.position());
         if !self.in_body {

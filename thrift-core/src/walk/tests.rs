@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use proptest::strategy::Just;
 
-use super::{skip_varints, walkable, Scan, Scanner, Walk};
+use super::{skip_varints, walkable, Halt, Scan, Scanner, Walk};
 use crate::{skip, Binary, Compact, ErrorKind, Limits, MessageHeader, MessageType, Protocol, Reader, TType};
 
 #[allow(dead_code)] // shared with thrift-net's integration tests, which use more of it
@@ -34,7 +34,8 @@ fn skip_outcome<P: Protocol>(wire: &[u8], careful_only: bool, limits: Limits) ->
     }
     let mut walk = Walk::new(&limits, r.position(), 0, Some(wire.len()));
     walk.careful_only = careful_only;
-    match walk.start::<P>(&mut r, TType::Struct).and_then(|()| walk.run::<P>(&mut r)) {
+    let walked = walk.start::<P>(&mut r, TType::Struct).map_err(Halt::from).and_then(|()| walk.run::<P>(&mut r));
+    match walked.map_err(|halt| walk.error(halt, wire.len())) {
         Ok(()) => format!("skipped to {}", walk.position()),
         Err(e) => format!("error: {e}"),
     }
