@@ -483,6 +483,10 @@ impl Walk {
     /// field whose header is in the token, else the last one read in the innermost struct).
     #[cold]
     pub(crate) fn fail(&self, e: Error, token: &'static str, field: Option<i16>) -> Error {
+        if self.resumable && matches!(e.kind(), ErrorKind::Truncated { .. }) {
+            // The scanner only asks for more bytes: the place would be thrown away.
+            return e;
+        }
         e.walked(token, self.depth(), field.or_else(|| self.field_id()))
     }
 }

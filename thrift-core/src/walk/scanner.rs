@@ -152,10 +152,9 @@ impl<P: Protocol> Scanner<P> {
                 // start once the buffer is that long.
                 let (at, needed, token) = match halt {
                     Halt::Short { at, needed, what } => (at, needed, what),
+                    // The walk leaves a token cut short unplaced, in a growing buffer.
                     Halt::Error(e) => match *e.kind() {
-                        ErrorKind::Truncated { needed, .. } => {
-                            (e.offset().unwrap_or(buf.len()), needed, e.token().unwrap_or("message"))
-                        }
+                        ErrorKind::Truncated { needed, .. } => (e.offset().unwrap_or(buf.len()), needed, "message"),
                         _ => return Err(e),
                     },
                 };
