@@ -398,7 +398,7 @@ pub(crate) fn open<W: Wire>(buf: &[u8], frame: Frame, after: usize, b: &Bounds) 
 /// limit, elements fitting in the message limit) and returns the frame, or `None` to defer.
 #[inline]
 pub(crate) fn list_frame<P: Protocol>(elem: Result<TType, u8>, len: i64, after: usize, b: &Bounds) -> Option<Frame> {
-    let len = super::count(len, b).ok()?;
+    let len = super::count(len, b)?;
     if len == 0 {
         return Some(Frame::Elems { elem: TType::Bool, left: 0 });
     }
@@ -414,7 +414,7 @@ pub(crate) fn map_frame<P: Protocol>(
     after: usize,
     b: &Bounds,
 ) -> Option<Frame> {
-    let len = super::count(len, b).ok()?;
+    let len = super::count(len, b)?;
     if len == 0 {
         return Some(Frame::Entries { key: TType::Bool, value: TType::Bool, left: 0, at_value: false });
     }

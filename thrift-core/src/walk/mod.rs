@@ -414,7 +414,15 @@ impl Walk {
 
     /// Checks a declared element count read at `start`: see [`count`].
     fn container_len(&self, len: i64, start: usize) -> Result<usize> {
-        count(len, &self.bounds).map_err(|kind| Error::at(kind, start))
+        count(len, &self.bounds).ok_or_else(|| {
+            let kind = if len < 0 {
+                ErrorKind::NegativeLength(len)
+            } else {
+                let limit = self.bounds.max_container_len as u64;
+                ErrorKind::LengthTooLarge { len: len as u64, limit, what: "max_container_len" }
+            };
+            Error::at(kind, start)
+        })
     }
 
     /// Checks that `len` elements of at least `min_elem` bytes each, from `after`, fit before
@@ -491,18 +499,11 @@ impl Walk {
     }
 }
 
-/// Checks a declared element count: not negative, within `max_container_len`. The fast
-/// path defers on what fails here, for the careful path to report.
+/// A declared element count that may be walked: not negative, within `max_container_len`.
+/// The fast path defers on a count refused here; the careful path reports it.
 #[inline]
-pub(crate) fn count(len: i64, b: &Bounds) -> Result<usize, ErrorKind> {
-    if len < 0 {
-        return Err(ErrorKind::NegativeLength(len));
-    }
-    if len as u64 > b.max_container_len as u64 {
-        let limit = b.max_container_len as u64;
-        return Err(ErrorKind::LengthTooLarge { len: len as u64, limit, what: "max_container_len" });
-    }
-    Ok(len as usize)
+pub(crate) fn count(len: i64, b: &Bounds) -> Option<usize> {
+    (len >= 0 && len as u64 <= b.max_container_len as u64).then_some(len as usize)
 }
 
 /// Whether `len` elements of at least `min_elem` bytes each, from `after`, end by `max_end`:
