@@ -138,19 +138,29 @@ struct Inner {
     offset: Option<usize>,
     /// Innermost segment first; pushed as the error bubbles out.
     path: Vec<PathSegment>,
+    /// Where the walker (skip, the scanner) was: set only on its errors.
+    walk: Option<WalkPlace>,
+}
+
+/// The walker's place at an error: the token it was reading, how deep, in which field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WalkPlace {
+    token: &'static str,
+    depth: usize,
+    field_id: Option<i16>,
 }
 
 impl Error {
     /// An error of this kind, with no place yet.
     #[cold]
     pub fn new(kind: ErrorKind) -> Error {
-        Error(Box::new(Inner { kind, offset: None, path: Vec::new() }))
+        Error(Box::new(Inner { kind, offset: None, path: Vec::new(), walk: None }))
     }
 
     /// An error of this kind at a byte offset.
     #[cold]
     pub fn at(kind: ErrorKind, offset: usize) -> Error {
-        Error(Box::new(Inner { kind, offset: Some(offset), path: Vec::new() }))
+        Error(Box::new(Inner { kind, offset: Some(offset), path: Vec::new(), walk: None }))
     }
 
     /// A missing required field of `container`.
@@ -172,6 +182,43 @@ impl Error {
     /// The field path, outermost first.
     pub fn path(&self) -> impl Iterator<Item = &PathSegment> {
         self.0.path.iter().rev()
+    }
+
+    /// The token a skip or a [`Scanner`](crate::Scanner) was reading when it failed
+    /// (`"field header"`, `"list header"`, `"i32"`, `"envelope"`...); `None` for errors of
+    /// decoding.
+    ///
+    /// ```
+    /// use thrift_core::{skip, Binary, ErrorKind, Reader, TType};
+    /// // A struct whose field 1 is a list of -1 elements.
+    /// let input = [0x0f, 0x00, 0x01, 0x08, 0xff, 0xff, 0xff, 0xff];
+    /// let err = skip::<Binary>(&mut Reader::new(&input), TType::Struct).unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::NegativeLength(-1));
+    /// assert_eq!((err.token(), err.depth(), err.field_id()), (Some("list header"), Some(1), Some(1)));
+    /// assert_eq!(err.to_string(), "negative length -1 at offset 3 (list header, depth 1, field id 1)");
+    /// ```
+    pub fn token(&self) -> Option<&'static str> {
+        self.0.walk.map(|w| w.token)
+    }
+
+    /// How deep the walker (skip or a [`Scanner`](crate::Scanner)) was when it failed: the
+    /// structs and containers open, counting those the reader had entered before a skip and,
+    /// for the scanner, the message's own struct; `None` for errors of decoding.
+    pub fn depth(&self) -> Option<usize> {
+        self.0.walk.map(|w| w.depth)
+    }
+
+    /// The id of the field the walker was reading (or had last read) in the innermost
+    /// struct it walked when it failed, if any.
+    pub fn field_id(&self) -> Option<i16> {
+        self.0.walk.and_then(|w| w.field_id)
+    }
+
+    /// Records the walker's place: the token being read, the depth and the field id.
+    #[cold]
+    pub(crate) fn walked(mut self, token: &'static str, depth: usize, field_id: Option<i16>) -> Error {
+        self.0.walk = Some(WalkPlace { token, depth, field_id });
+        self
     }
 
     /// Records that this error happened inside field `field` (id `id`) of `container`.
@@ -220,6 +267,13 @@ impl fmt::Display for Error {
         write!(f, "{}", self.0.kind)?;
         if let Some(offset) = self.0.offset {
             write!(f, " at offset {offset}")?;
+        }
+        if let Some(w) = self.0.walk {
+            write!(f, " ({}, depth {}", w.token, w.depth)?;
+            if let Some(id) = w.field_id {
+                write!(f, ", field id {id}")?;
+            }
+            f.write_str(")")?;
         }
         Ok(())
     }

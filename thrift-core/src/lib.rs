@@ -20,6 +20,10 @@
 //! The derives and their attributes are described in [`attributes`]. Decoding is bounded:
 //! see [`Limits`]. Errors say what failed and where: see [`Error`].
 //!
+//! One walker steps over encoded values without decoding them, under the same limits: [`skip`]
+//! over a complete buffer (decode skips unknown fields with it), and the resumable [`Scanner`]
+//! over a buffer that grows, to find where an unframed message ends.
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |
@@ -93,10 +97,10 @@ mod limits;
 mod protocol;
 mod reader;
 mod service;
-mod skip;
 mod structs;
 #[cfg(feature = "proptest")]
 pub mod testing;
+mod walk;
 mod wire;
 
 #[doc(hidden)]
@@ -112,8 +116,8 @@ pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;
 pub use service::{NoException, OrApplication};
-pub use skip::skip;
 pub use structs::{StructDecoder, StructEncoder, StructSizer};
+pub use walk::{skip, Scan, Scanner};
 pub use wire::{MessageType, TType};
 
 pub use bytes;

@@ -62,6 +62,19 @@ impl<'de> Reader<'de> {
         self.pos
     }
 
+    /// The whole input, consumed or not: the walker's fast path reads it by offset.
+    #[inline]
+    pub(crate) fn input(&self) -> &'de [u8] {
+        self.buf
+    }
+
+    /// Moves the cursor to `pos`, which the walker's fast path found within the input.
+    #[inline]
+    pub(crate) fn set_position(&mut self, pos: usize) {
+        debug_assert!(pos <= self.buf.len());
+        self.pos = pos.min(self.buf.len());
+    }
+
     /// Bytes not yet consumed.
     #[inline]
     pub fn remaining(&self) -> usize {

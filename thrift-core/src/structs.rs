@@ -9,7 +9,7 @@ use crate::encode::{Decode, Encode};
 use crate::error::{ErrorKind, Result};
 use crate::protocol::{FieldHeader, Protocol};
 use crate::reader::Reader;
-use crate::skip::skip;
+use crate::walk::skip;
 use crate::wire::TType;
 
 /// Writes the fields of one struct, then its stop byte.

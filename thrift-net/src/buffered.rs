@@ -2,12 +2,11 @@
 //! resumable skip-decoding [`Scanner`].
 
 use bytes::{BufMut, Bytes, BytesMut};
-use thrift_core::{Binary, Encode, Limits, Protocol};
+use thrift_core::{Binary, Encode, Limits, Protocol, Scan, Scanner};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::message::Message;
-use crate::scan::{Scan, Scanner};
 
 /// Buffer growth while a message arrives is capped at what is already buffered (and at least
 /// this), so a declared length alone never makes the codec allocate.
@@ -77,6 +76,18 @@ impl<P: Protocol> BufferedCodec<P> {
     pub fn bytes_examined(&self) -> u64 {
         self.scanner.bytes_examined()
     }
+
+    /// The error for a stream that ended with `buffered` bytes of an unfinished message:
+    /// where the scanner stood in it.
+    #[cold]
+    fn truncated(&self, buffered: usize) -> TransportError {
+        let s = &self.scanner;
+        TransportError::new(Phase::SkipDecoder, TransportErrorKind::Truncated { buffered })
+            .at(s.position())
+            .with_depth(s.depth())
+            .with_field_id(s.field_id())
+            .with_stream_offset(self.consumed)
+    }
 }
 
 impl<P: Protocol> Decoder for BufferedCodec<P> {
@@ -98,7 +109,7 @@ impl<P: Protocol> Decoder for BufferedCodec<P> {
                 src.reserve(missing.min(src.len().max(MIN_RESERVE)));
                 Ok(None)
             }
-            Err(e) => Err(e.with_stream_offset(self.consumed)),
+            Err(e) => Err(TransportError::from_walk(Phase::SkipDecoder, &e).with_stream_offset(self.consumed)),
         }
     }
 
@@ -106,7 +117,7 @@ impl<P: Protocol> Decoder for BufferedCodec<P> {
         match self.decode(src)? {
             Some(msg) => Ok(Some(msg)),
             None if src.is_empty() => Ok(None),
-            None => Err(self.scanner.truncated(src.len()).with_stream_offset(self.consumed)),
+            None => Err(self.truncated(src.len())),
         }
     }
 }

@@ -64,28 +64,15 @@ pub enum TransportErrorKind {
         /// The limit ([`Limits::max_message_len`](thrift_core::Limits::max_message_len)).
         max: usize,
     },
-    /// A struct field header with a type id that names no field type.
-    #[error("invalid field type 0x{0:02x}")]
-    InvalidFieldType(u8),
-    /// A non-empty container declaring an element, key or value type that is no value type.
-    #[error("invalid {what} type 0x{raw:02x} in a non-empty {container}")]
-    InvalidElementType {
-        /// `"list"`, `"set"` or `"map"`.
-        container: &'static str,
-        /// `"element"`, `"key"` or `"value"`.
-        what: &'static str,
-        /// The type id as it was on the wire (binary numbering).
-        raw: u8,
-    },
-    /// Nesting deeper than [`Limits::max_depth`](thrift_core::Limits::max_depth).
-    #[error("nesting deeper than the depth limit {0}")]
-    DepthExceeded(u16),
-    /// A malformed token, as the protocol in `thrift-core` reported it.
+    /// A malformed message, or one beyond a limit, as `thrift-core`'s walker (the
+    /// [`Scanner`](thrift_core::Scanner)) reported it: a bad token, a depth, string,
+    /// container or message-size limit broken.
     #[error("{what}: {kind}")]
     Protocol {
-        /// Which token was being read (`"field header"`, `"list header"`, `"envelope"`...).
+        /// Which token was being read (`"field header"`, `"list header"`, `"envelope"`,
+        /// `"i32"`...), as [`thrift_core::Error::token`].
         what: &'static str,
-        /// The protocol's complaint.
+        /// The walker's complaint.
         kind: thrift_core::ErrorKind,
     },
     /// The stream ended part way through a message.
@@ -108,7 +95,7 @@ pub enum TransportErrorKind {
 /// An error of a transport codec or of protocol detection: what failed, in which
 /// [`Phase`], at which offset in the message, how deep and in which field.
 ///
-/// Displayed as `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
+/// Displayed as `skip-decoder: field header: invalid type id 0x1f at offset 1234, depth 3 (field id 7)`.
 /// Offsets count from the start of the message (for `skip-decoder`) or of the bytes looked
 /// at (for `framed` and `protocol detection`); the stream offset of that start, when a codec
 /// knows it, follows.
@@ -195,6 +182,20 @@ impl TransportError {
     }
 }
 
+impl TransportError {
+    /// The transport's error for an error of `thrift-core`'s walker in `phase`: its kind
+    /// under the token it was reading, with its offset, depth and field id. The one place a
+    /// walker error becomes a transport error.
+    #[cold]
+    pub(crate) fn from_walk(phase: Phase, e: &thrift_core::Error) -> TransportError {
+        let kind = TransportErrorKind::Protocol { what: e.token().unwrap_or("message"), kind: e.kind().clone() };
+        let mut out = TransportError::new(phase, kind);
+        out.0.offset = e.offset();
+        out.0.depth = e.depth();
+        out.with_field_id(e.field_id())
+    }
+}
+
 impl From<io::Error> for TransportError {
     fn from(e: io::Error) -> Self {
         TransportError::new(Phase::Io, TransportErrorKind::Io(e))
@@ -240,11 +241,25 @@ mod tests {
 
     #[test]
     fn display_names_phase_place_depth_and_field() {
-        let e = TransportError::new(Phase::SkipDecoder, TransportErrorKind::InvalidFieldType(0x1f))
-            .at(1234)
-            .with_depth(3)
-            .with_field_id(Some(7));
-        assert_eq!(e.to_string(), "skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)");
+        let kind =
+            TransportErrorKind::Protocol { what: "field header", kind: thrift_core::ErrorKind::InvalidType(0x1f) };
+        let e = TransportError::new(Phase::SkipDecoder, kind).at(1234).with_depth(3).with_field_id(Some(7));
+        assert_eq!(
+            e.to_string(),
+            "skip-decoder: field header: invalid type id 0x1f at offset 1234, depth 3 (field id 7)"
+        );
+    }
+
+    #[test]
+    fn walker_errors_keep_their_place() {
+        use thrift_core::{skip, Binary, Reader, TType};
+        // A struct whose field 3 is a list of -1 elements.
+        let input = [0x0f, 0x00, 0x03, 0x08, 0xff, 0xff, 0xff, 0xff];
+        let core = skip::<Binary>(&mut Reader::new(&input), TType::Struct).unwrap_err();
+        let e = TransportError::from_walk(Phase::SkipDecoder, &core);
+        assert!(matches!(e.kind(), TransportErrorKind::Protocol { what: "list header", .. }), "{e}");
+        assert_eq!((e.offset(), e.depth(), e.field_id()), (Some(3), Some(1), Some(3)));
+        assert_eq!(e.to_string(), "skip-decoder: list header: negative length -1 at offset 3, depth 1 (field id 3)");
     }
 
     #[test]

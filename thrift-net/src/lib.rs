@@ -12,7 +12,7 @@
 //!   bytes.
 //!
 //! Errors are [`TransportError`]s naming the phase and the place:
-//! `skip-decoder: invalid field type 0x1f at offset 1234, depth 3 (field id 7)`.
+//! `skip-decoder: field header: invalid type id 0x1f at offset 1234, depth 3 (field id 7)`.
 //!
 //! # Features
 //!
@@ -176,7 +176,6 @@ mod local;
 mod message;
 #[cfg(feature = "pool")]
 mod pool;
-mod scan;
 #[cfg(feature = "server")]
 mod server;
 
@@ -192,9 +191,11 @@ pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
 pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
-pub use scan::{Scan, Scanner};
 #[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
+/// The resumable scanner the buffered transport splits its stream with; it lives in
+/// `thrift-core`, beside the skip it shares its walker with.
+pub use thrift_core::{Scan, Scanner};
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;

@@ -194,7 +194,10 @@ fn garbage_and_truncation_over_tcp_end_in_errors() {
     // Garbage that keeps the connection open must still end the read with an error.
     let got = over_tcp(vec![vec![0x82, 0x21, 0, 0, 0xff]], End::KeepOpen, BufferedCodec::<Compact>::new());
     let e = got.error.expect("invalid field type");
-    assert!(matches!(e.kind(), TransportErrorKind::InvalidFieldType(0x0f)), "{e}");
+    assert!(
+        matches!(e.kind(), TransportErrorKind::Protocol { what: "field header", kind: ErrorKind::InvalidType(0x0f) }),
+        "{e}"
+    );
 }
 
 fn sample_msg() -> Msg {
@@ -260,7 +263,16 @@ fn a_2gb_string_errors_when_declared_not_after_buffering() {
     let limits = Limits { max_string_len: usize::MAX, max_message_len: 1 << 20, ..Limits::default() };
     let got = over_tcp(vec![string_declaration(i32::MAX)], End::KeepOpen, BufferedCodec::<Binary>::with_limits(limits));
     let e = got.error.expect("declared 2 GB");
-    assert!(matches!(e.kind(), TransportErrorKind::MessageTooLarge { max: 1048576, .. }), "{e}");
+    assert!(
+        matches!(
+            e.kind(),
+            TransportErrorKind::Protocol {
+                kind: ErrorKind::LengthTooLarge { limit: 1048576, what: "max_message_len", .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
 
     // A negative length is an error too.
     let got = over_tcp(vec![string_declaration(-5)], End::KeepOpen, BufferedCodec::<Binary>::new());
@@ -277,7 +289,13 @@ fn huge_container_declarations_error_at_once() {
     wire.extend_from_slice(&20_000_000i32.to_be_bytes());
     let got = over_tcp(vec![wire.clone()], End::KeepOpen, BufferedCodec::<Binary>::new());
     let e = got.error.expect("too large");
-    assert!(matches!(e.kind(), TransportErrorKind::MessageTooLarge { .. }), "{e}");
+    assert!(
+        matches!(
+            e.kind(),
+            TransportErrorKind::Protocol { kind: ErrorKind::LengthTooLarge { what: "max_message_len", .. }, .. }
+        ),
+        "{e}"
+    );
 
     // The same count past the container limit.
     let limits = Limits { max_container_len: 1000, ..Limits::default() };
@@ -297,7 +315,7 @@ fn depth_is_limited_while_scanning() {
     let wire = Msg::new("deep", body).encode::<Compact>();
     let got = over_tcp(vec![wire], End::KeepOpen, BufferedCodec::<Compact>::new());
     let e = got.error.expect("too deep");
-    assert!(matches!(e.kind(), TransportErrorKind::DepthExceeded(64)), "{e}");
+    assert!(matches!(e.kind(), TransportErrorKind::Protocol { kind: ErrorKind::DepthExceeded(64), .. }), "{e}");
     assert_eq!(e.depth(), Some(64));
 
     // Lists nest too.
@@ -307,7 +325,10 @@ fn depth_is_limited_while_scanning() {
     }
     let wire = Msg::new("deep", Value::Struct(vec![(1, v)])).encode::<Binary>();
     let got = in_memory(&[&wire], &mut BufferedCodec::<Binary>::new());
-    assert!(matches!(got.error.expect("too deep").kind(), TransportErrorKind::DepthExceeded(64)));
+    assert!(matches!(
+        got.error.expect("too deep").kind(),
+        TransportErrorKind::Protocol { kind: ErrorKind::DepthExceeded(64), .. }
+    ));
 }
 
 #[test]
@@ -325,7 +346,7 @@ fn errors_name_the_phase_the_offset_the_depth_and_the_field() {
     let e = got.error.expect("invalid type");
     assert_eq!(
         e.to_string(),
-        format!("skip-decoder: invalid field type 0x1f at offset {bad}, depth 3 (field id 3) in the message at stream offset 0")
+        format!("skip-decoder: field header: invalid type id 0x1f at offset {bad}, depth 3 (field id 3) in the message at stream offset 0")
     );
     assert_eq!((e.offset(), e.depth(), e.field_id()), (Some(bad), Some(3), Some(3)));
 
@@ -335,7 +356,10 @@ fn errors_name_the_phase_the_offset_the_depth_and_the_field() {
     wire.extend_from_slice(&[0x19, 0x10]); // field 1: list, one element of type STOP
     let got = in_memory(&[&wire], &mut BufferedCodec::<Compact>::new());
     let e = got.error.expect("STOP elements");
-    assert!(matches!(e.kind(), TransportErrorKind::InvalidElementType { container: "list", what: "element", raw: 0 }));
+    assert!(
+        matches!(e.kind(), TransportErrorKind::Protocol { what: "list header", kind: ErrorKind::InvalidType(0) }),
+        "{e}"
+    );
     assert_eq!(e.field_id(), Some(1));
 
     // An empty one declaring the same is accepted, as Apache does.

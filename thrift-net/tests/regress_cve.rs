@@ -107,9 +107,11 @@ fn zero_width_element_types_in_a_message_are_refused() {
                 assert!(
                     matches!(
                         e.kind(),
-                        TransportErrorKind::InvalidElementType { .. }
-                            | TransportErrorKind::Protocol { .. }
-                            | TransportErrorKind::MessageTooLarge { .. }
+                        TransportErrorKind::Protocol {
+                            kind: thrift_core::ErrorKind::InvalidType(_)
+                                | thrift_core::ErrorKind::LengthTooLarge { .. },
+                            ..
+                        }
                     ),
                     "0x{elem:02x}: {e}"
                 );

@@ -42,11 +42,7 @@ fn refused<P: Protocol>(msg: &[u8], what: &str) {
     assert!(core_walks::<P>(msg).is_err(), "core walks {msg:02x?}");
 
     let err = Scanner::<P>::new(Limits::default()).scan(msg).expect_err("the scanner passed the message whole");
-    assert!(
-        matches!(err.kind(), TransportErrorKind::Protocol { what: w, .. } if *w == what),
-        "whole: {err} ({:?})",
-        err.kind()
-    );
+    assert_eq!(err.token(), Some(what), "whole: {err} ({:?})", err.kind());
 
     let mut scanner = Scanner::<P>::new(Limits::default());
     let mut failed = None;
@@ -64,7 +60,8 @@ fn refused<P: Protocol>(msg: &[u8], what: &str) {
     assert_eq!(e.to_string(), err.to_string(), "byte by byte and whole fail apart");
 
     let mut buf = BytesMut::from(msg);
-    assert!(BufferedCodec::<P>::new().decode(&mut buf).is_err(), "the buffered codec yielded the message");
+    let e = BufferedCodec::<P>::new().decode(&mut buf).expect_err("the buffered codec yielded the message");
+    assert!(matches!(e.kind(), TransportErrorKind::Protocol { what: w, .. } if *w == what), "codec: {e}");
 }
 
 #[test]

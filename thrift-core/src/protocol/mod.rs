@@ -14,6 +14,7 @@ use bytes::BufMut;
 
 use crate::error::Result;
 use crate::reader::Reader;
+use crate::walk::{Bounds, Frame};
 use crate::wire::{MessageType, TType};
 
 /// The header of a struct field as read from the wire.
@@ -161,6 +162,19 @@ pub trait Protocol: sealed::Sealed + Copy + Default + Send + Sync + 'static {
     fn read_map_begin(r: &mut Reader<'_>) -> Result<MapHeader>;
     /// Reads a message envelope.
     fn read_message_begin<'de>(r: &mut Reader<'de>) -> Result<MessageHeader<'de>>;
+
+    /// The walker's fast path over the open `stack`: walks every complete, well-formed token
+    /// from `pos` and returns the offset of the first other one, for the careful path.
+    /// Each protocol's loops sit beside its readers; the walker calls them through here, so
+    /// the choice is made at compile time.
+    #[doc(hidden)]
+    fn walk_fast(buf: &[u8], pos: usize, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize;
+
+    /// The walker's fast path at the start of a struct or container of type `ttype` at
+    /// `pos`, with `stack` empty: its end when walked whole in place; else the frames opened
+    /// and where to go on, or `pos` with nothing opened to leave it to the careful path.
+    #[doc(hidden)]
+    fn skip_fast(buf: &[u8], pos: usize, ttype: TType, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize;
 }
 
 mod sealed {

@@ -1,11 +1,14 @@
 //! Apache Thrift's compact protocol: zigzag varints, field-id deltas, folded bools.
 
+mod fast;
+
 use bytes::BufMut;
 
 use super::binary::{message_type, read_name};
 use super::{FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
+use crate::walk::{fast as walk_fast, Bounds, Frame};
 use crate::wire::TType;
 
 const PROTOCOL_ID: u8 = 0x82;
@@ -430,6 +433,15 @@ impl Protocol for Compact {
         let name = Self::read_binary(r)?;
         let name = read_name(r, name)?;
         Ok(MessageHeader { name, kind, seqid })
+    }
+
+    #[inline]
+    fn walk_fast(buf: &[u8], pos: usize, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize {
+        walk_fast::walk::<fast::CompactWire>(buf, pos, stack, bounds)
+    }
+    #[inline]
+    fn skip_fast(buf: &[u8], pos: usize, ttype: TType, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize {
+        walk_fast::start::<fast::CompactWire>(buf, pos, ttype, stack, bounds)
     }
 }
 

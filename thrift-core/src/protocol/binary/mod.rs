@@ -1,10 +1,13 @@
 //! Apache Thrift's binary protocol: fixed-width big-endian integers, `i32` lengths.
 
+mod fast;
+
 use bytes::BufMut;
 
 use super::{FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
+use crate::walk::{fast as walk_fast, Bounds, Frame};
 use crate::wire::{MessageType, TType};
 
 /// The strict envelope's version word: `0x8001` in the high half, the message type low.
@@ -227,6 +230,15 @@ impl Protocol for Binary {
             let seqid = Self::read_i32(r)?;
             Ok(MessageHeader { name, kind, seqid })
         }
+    }
+
+    #[inline]
+    fn walk_fast(buf: &[u8], pos: usize, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize {
+        walk_fast::walk::<fast::BinaryWire>(buf, pos, stack, bounds)
+    }
+    #[inline]
+    fn skip_fast(buf: &[u8], pos: usize, ttype: TType, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize {
+        walk_fast::start::<fast::BinaryWire>(buf, pos, ttype, stack, bounds)
     }
 }
 
