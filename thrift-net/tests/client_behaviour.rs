@@ -321,3 +321,30 @@ async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
     assert!(client.channel().is_closed());
     assert_eq!(client.channel().stray_replies(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_buffered_reply_stream_fails_the_calls_with_the_protocols_own_error() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = ClientConfig::new(thrift_net::Transport::Buffered, ProtocolKind::Binary);
+    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let (mut stream, _) = within(listener.accept()).await.unwrap();
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.say_hello(HelloRequest { name: "x".into() }).await }
+    });
+    let mut scratch = [0u8; 256];
+    assert!(within(stream.read(&mut scratch)).await.unwrap() > 0, "the call arrived");
+    // A strict reply envelope for seqid 1, then a field header whose type id names no type.
+    let mut reply = vec![0x80, 0x01, 0x00, 0x02, 0, 0, 0, 8];
+    reply.extend_from_slice(b"sayHello");
+    reply.extend_from_slice(&[0, 0, 0, 1, 0x1f, 0, 1]);
+    within(stream.write_all(&reply)).await.unwrap();
+    match within(call).await.unwrap() {
+        Err(CallError::Protocol(e)) => {
+            assert_eq!(e.kind(), &thrift_core::ErrorKind::InvalidType(0x1f), "{e}");
+            assert!(e.offset().is_some(), "the place is kept: {e}");
+        }
+        other => panic!("expected the protocol's error, got {other:?}"),
+    }
+}

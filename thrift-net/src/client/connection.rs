@@ -19,7 +19,7 @@ use super::ClientConfig;
 use crate::buffered::BufferedCodec;
 use crate::channel::{is_at_capacity, is_shutting_down, CallError, Reply};
 use crate::detect::{ProtocolKind, Transport};
-use crate::error::TransportError;
+use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::incoming::with_protocol;
 
@@ -352,6 +352,17 @@ fn refused_unrun(reply: &Reply, kind: MessageType) -> Option<(&'static str, Appl
     }
 }
 
+/// The protocol's own error inside a reply stream's transport error, so the calls it fails
+/// get it typed ([`CallError::Protocol`]); `None` for framing and socket errors.
+fn typed(e: &TransportError) -> Option<thrift_core::Error> {
+    let TransportErrorKind::Protocol { kind, .. } = e.kind() else { return None };
+    let typed = thrift_core::Error::new(kind.clone());
+    Some(match e.offset() {
+        Some(offset) => typed.with_offset(offset),
+        None => typed,
+    })
+}
+
 /// Whether a reply's method name is the call's: plain, or with the multiplexed
 /// `Service:` prefix some servers echo back.
 fn names_call(name: &str, pending: &Pending) -> bool {
@@ -394,20 +405,22 @@ async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbou
             call = rx.recv() => call,
         };
         let Some(call) = call else { break };
-        if failed || shared.retiring.load(Relaxed) {
-            if let Some(seqid) = call.seqid {
-                shared.not_sent(seqid);
-            }
-            continue;
-        }
         let write = async {
+            if failed || shared.retiring.load(Relaxed) {
+                if let Some(seqid) = call.seqid {
+                    shared.not_sent(seqid);
+                }
+                // Calls written before the connection retired may still sit in the buffer:
+                // they are waited for, so they must reach the server.
+                if !failed && rx.is_empty() && !out.buffer().is_empty() {
+                    flush(&mut out, &mut acks).await?;
+                }
+                return io::Result::Ok(());
+            }
             out.write_all(&call.bytes).await?;
             acks.extend(call.written);
             if rx.is_empty() {
-                out.flush().await?;
-                for ack in acks.drain(..) {
-                    let _ = ack.send(());
-                }
+                flush(&mut out, &mut acks).await?;
             }
             io::Result::Ok(())
         };
@@ -426,6 +439,15 @@ async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbou
     if !failed {
         let _ = out.shutdown().await;
     }
+}
+
+/// Flushes what is buffered and tells the calls written so far that they are on the wire.
+async fn flush<W: AsyncWrite + Unpin>(out: &mut BufWriter<W>, acks: &mut Vec<oneshot::Sender<()>>) -> io::Result<()> {
+    out.flush().await?;
+    for ack in acks.drain(..) {
+        let _ = ack.send(());
+    }
+    Ok(())
 }
 
 /// Reads replies and routes each to its call, until the connection ends; then fails every
@@ -447,7 +469,8 @@ where
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    break 'read Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply stream: {e}"))
+                    let reason = format!("undecodable reply stream: {e}");
+                    break 'read Closed { protocol: typed(&e), ..Closed::new(io::ErrorKind::InvalidData, reason) };
                 }
             }
         }
