@@ -48,8 +48,10 @@ pub enum TransportErrorKind {
     /// A frame length prefix of zero: no message fits in it.
     #[error("empty frame")]
     EmptyFrame,
-    /// A frame (read or written) longer than the maximum frame size.
-    #[error("frame of {len} bytes exceeds the maximum frame size {max}")]
+    /// A frame (read or written) longer than the maximum frame size. When the four bytes
+    /// read as a length are the start of another protocol (`HTTP`, `GET `, a TLS record), the
+    /// message says so: that is usually the mistake.
+    #[error("frame of {len} bytes exceeds the maximum frame size {max}{}", not_thrift_hint(.len))]
     FrameTooLarge {
         /// The frame's length.
         len: u64,
@@ -90,6 +92,25 @@ pub enum TransportErrorKind {
     /// The socket failed.
     #[error("{0}")]
     Io(#[source] io::Error),
+}
+
+/// What a frame length really is when its four bytes begin another protocol's traffic.
+fn not_thrift_hint(len: &u64) -> String {
+    let bytes = (*len as u32).to_be_bytes();
+    let what = match &bytes {
+        b"HTTP" => "an HTTP response: the peer is an HTTP server",
+        b"GET " | b"POST" | b"PUT " | b"HEAD" => "an HTTP request: the peer speaks HTTP",
+        [0x16, 0x03, ..] | [0x15, 0x03, ..] => "a TLS record: the peer expects TLS",
+        _ if *len > u64::from(u32::MAX) => return String::new(),
+        _ if bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') => {
+            return format!(
+                " (its length bytes read as text {:?}: is the peer speaking Thrift?)",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+        _ => return String::new(),
+    };
+    format!(" (its length bytes {:?} are {what}, not Thrift)", String::from_utf8_lossy(&bytes))
 }
 
 /// An error of a transport codec or of protocol detection: what failed, in which
@@ -238,6 +259,20 @@ impl std::error::Error for TransportError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_length_that_is_another_protocol_is_named() {
+        let e = |len: u64| TransportErrorKind::FrameTooLarge { len, max: 16_384_000 }.to_string();
+        assert_eq!(
+            e(1_213_486_160),
+            "frame of 1213486160 bytes exceeds the maximum frame size 16384000 \
+             (its length bytes \"HTTP\" are an HTTP response: the peer is an HTTP server, not Thrift)"
+        );
+        assert!(e(u64::from(u32::from_be_bytes(*b"GET "))).contains("an HTTP request"));
+        assert!(e(u64::from(u32::from_be_bytes([0x16, 0x03, 0x01, 0x02]))).contains("a TLS record"));
+        assert!(e(u64::from(u32::from_be_bytes(*b"SSH-"))).contains("read as text \"SSH-\""));
+        assert_eq!(e(20_000_000), "frame of 20000000 bytes exceeds the maximum frame size 16384000");
+    }
 
     #[test]
     fn display_names_phase_place_depth_and_field() {
