@@ -65,16 +65,7 @@ impl ChildServer {
             .spawn()
             .expect("start the server process");
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let port = within(async {
-            loop {
-                let line = lines.next_line().await.unwrap().expect("the server process ended before listening");
-                // libtest may have begun the line with the test's name.
-                if let Some((_, port)) = line.split_once("listening ") {
-                    break port.trim().parse::<u16>().unwrap();
-                }
-            }
-        })
-        .await;
+        let port = after_marker(&mut lines, "listening ").await.trim().parse::<u16>().unwrap();
         ChildServer { child, lines, addr: SocketAddr::from(([127, 0, 0, 1], port)) }
     }
 
@@ -93,15 +84,7 @@ impl ChildServer {
     /// refused as it shut down.
     async fn terminate(mut self) -> (usize, usize) {
         self.signal(Signal::SIGTERM);
-        let report = within(async {
-            loop {
-                let line = self.lines.next_line().await.unwrap().expect("the server process ended without a report");
-                if let Some((_, report)) = line.split_once("drained ") {
-                    break report.to_string();
-                }
-            }
-        })
-        .await;
+        let report = after_marker(&mut self.lines, "drained ").await;
         within(self.child.wait()).await.unwrap();
         assert!(report.starts_with("Graceful"), "{report}");
         let field = |name: &str| -> usize {
@@ -110,6 +93,24 @@ impl ChildServer {
         };
         (field("finished="), field("refused="))
     }
+}
+
+/// What follows `marker` on the next output line that holds it (libtest may have begun the
+/// line with the test's name).
+async fn after_marker(lines: &mut Lines<BufReader<ChildStdout>>, marker: &str) -> String {
+    within(async {
+        loop {
+            let line = lines
+                .next_line()
+                .await
+                .unwrap()
+                .unwrap_or_else(|| panic!("the server process ended before {marker:?}"));
+            if let Some((_, rest)) = line.split_once(marker) {
+                break rest.to_string();
+            }
+        }
+    })
+    .await
 }
 
 /// The pool settings of these tests: short timeouts and backoffs, so faults show quickly.

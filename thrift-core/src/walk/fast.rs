@@ -67,6 +67,18 @@ pub(crate) enum Val {
     Defer,
 }
 
+impl Val {
+    /// The step of a field `id` holding this value.
+    #[inline(always)]
+    pub(crate) fn in_field(self, id: i16) -> FieldStep {
+        match self {
+            Val::Done(end) => FieldStep::Next { id, end },
+            Val::Open(frame, after) => FieldStep::Open { id, frame, after },
+            Val::Defer => FieldStep::Defer,
+        }
+    }
+}
+
 /// What the fast path needs of a protocol: its tokens read from bytes, without errors.
 pub(crate) trait Wire {
     /// The protocol, for the widths the careful path uses too.
@@ -374,9 +386,11 @@ fn skip_flat_entries<W: Wire>(
 }
 
 /// Opens a container whose header was read: walks it whole when it is flat and all there
-/// (no frame at all), else returns its frame with the progress made.
+/// (no frame at all), else returns its frame with the progress made. A header the frame
+/// rules refused (`None`) is left to the careful path.
 #[inline(always)]
-pub(crate) fn open<W: Wire>(buf: &[u8], frame: Frame, after: usize, b: &Bounds) -> Val {
+pub(crate) fn open<W: Wire>(buf: &[u8], frame: Option<Frame>, after: usize, b: &Bounds) -> Val {
+    let Some(frame) = frame else { return Val::Defer };
     match frame {
         Frame::Elems { elem, left } => match skip_flat_elems::<W>(buf, after, elem, left, b) {
             Some((end, 0)) => Val::Done(end),

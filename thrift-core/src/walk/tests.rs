@@ -70,21 +70,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 
     #[test]
-    fn on_corrupted_messages(
-        msg in value::structural_msg(),
-        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
-        cut_at in proptest::option::of(any::<prop::sample::Index>()),
-        compact in any::<bool>(),
-        limits in any_limits(),
-    ) {
-        let mut wire = if compact { msg.encode::<Compact>() } else { msg.encode::<Binary>() };
-        for (at, byte) in edits {
-            let i = at.index(wire.len());
-            wire[i] = byte;
-        }
-        if let Some(at) = cut_at {
-            wire.truncate(at.index(wire.len() + 1));
-        }
+    fn on_corrupted_messages((wire, compact) in value::corrupted_wire(0), limits in any_limits()) {
         agree(&wire, compact, limits)?;
     }
 
@@ -130,12 +116,17 @@ fn on_full_length_varints() {
         bodies.push([&[0x1b][..], &i32s, &[0x33, 0x00]].concat());
     }
     for body in bodies {
-        let mut wire = Vec::new();
-        Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
-        wire.extend(body);
-        for cut in 0..=wire.len() {
-            agree(&wire[..cut], true, Limits::default()).unwrap();
-        }
+        agree_at_every_cut(&body);
+    }
+}
+
+/// A compact call whose body is `body`: both paths agree on it whole and cut at every byte.
+fn agree_at_every_cut(body: &[u8]) {
+    let mut wire = Vec::new();
+    Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
+    wire.extend_from_slice(body);
+    for cut in 0..=wire.len() {
+        agree(&wire[..cut], true, Limits::default()).unwrap();
     }
 }
 
@@ -145,12 +136,7 @@ fn on_full_length_varints() {
 fn on_stop_bytes_with_a_delta() {
     for stop in (1u8..16).map(|d| d << 4) {
         for body in [vec![0x15, 0x02, stop], vec![0x19, 0x2c, 0x15, 0x02, stop, stop, stop, 0x15]] {
-            let mut wire = Vec::new();
-            Compact::write_message_begin(&mut wire, &MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 });
-            wire.extend(body);
-            for cut in 0..=wire.len() {
-                agree(&wire[..cut], true, Limits::default()).unwrap();
-            }
+            agree_at_every_cut(&body);
         }
     }
 }

@@ -319,6 +319,24 @@ pub fn structural_msg() -> impl Strategy<Value = Msg> {
     })
 }
 
+/// The bytes of a [`structural_msg`] in binary or compact (`true`), with `min_edits` to 3
+/// bytes overwritten and perhaps cut short: what a corrupted stream holds.
+pub fn corrupted_wire(min_edits: usize) -> impl Strategy<Value = (Vec<u8>, bool)> {
+    let edits = vec((any::<prop::sample::Index>(), any::<u8>()), min_edits..4);
+    let cut_at = proptest::option::of(any::<prop::sample::Index>());
+    (structural_msg(), edits, cut_at, any::<bool>()).prop_map(|(msg, edits, cut_at, compact)| {
+        let mut wire = if compact { msg.encode::<thrift_core::Compact>() } else { msg.encode::<thrift_core::Binary>() };
+        for (at, byte) in edits {
+            let i = at.index(wire.len());
+            wire[i] = byte;
+        }
+        if let Some(at) = cut_at {
+            wire.truncate(at.index(wire.len() + 1));
+        }
+        (wire, compact)
+    })
+}
+
 /// A whole message: a method name, any message type and sequence id, any struct body.
 pub fn any_msg() -> impl Strategy<Value = Msg> {
     let kind = prop_oneof![

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits, MessageType};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -20,14 +20,13 @@ use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
 
+use super::codec::WireCodec;
 use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::Shared;
-use crate::buffered::BufferedCodec;
-use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
+use crate::detect::{detect, Detection, Transport, Wire};
 use crate::error::TransportError;
-use crate::framed::FramedCodec;
 use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
@@ -91,17 +90,8 @@ pub(crate) async fn serve<S: Service, IO: Stream>(
         budget,
         tx,
     };
-    let limits = conn.shared.config.limits;
-    match wire {
-        Wire { transport: Transport::Framed, .. } => {
-            conn.read_requests(&mut reader, FramedCodec::<Binary>::with_limits(&limits)).await
-        }
-        Wire { protocol: ProtocolKind::Compact, .. } => {
-            conn.read_requests(&mut reader, BufferedCodec::<Compact>::with_limits(limits)).await
-        }
-        // The binary reader takes strict and non-strict envelopes alike (the limits say which).
-        _ => conn.read_requests(&mut reader, BufferedCodec::<Binary>::with_limits(limits)).await,
-    }
+    let codec = WireCodec::new(wire, &conn.shared.config.limits);
+    conn.read_requests(&mut reader, codec).await
 }
 
 /// Counts the connection as open while it lives, and holds its place under the limit.
@@ -344,10 +334,7 @@ struct Connection<S> {
 impl<S: Service> Connection<S> {
     /// Reads whole messages with `codec` and dispatches each, until the peer closes, the
     /// stream is corrupt, the read-idle timeout runs out or the server stops.
-    async fn read_requests<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, mut codec: D)
-    where
-        D: Decoder<Item = Bytes, Error = TransportError>,
-    {
+    async fn read_requests(&self, reader: &mut Reader<impl AsyncRead + Unpin>, mut codec: WireCodec) {
         self.read_until_stopped(reader, &mut codec).await;
         if self.draining() {
             self.drain(reader, &mut codec).await;
@@ -359,10 +346,7 @@ impl<S: Service> Connection<S> {
         self.shared.stop.is_cancelled() && !self.shared.force.is_cancelled()
     }
 
-    async fn read_until_stopped<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut D)
-    where
-        D: Decoder<Item = Bytes, Error = TransportError>,
-    {
+    async fn read_until_stopped(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
         loop {
             loop {
                 if self.stop.is_cancelled() {
@@ -420,10 +404,7 @@ impl<S: Service> Connection<S> {
     /// a short quiet spell after the last answer; then the write side closes after every
     /// answer, and the peer's leftover bytes are read and dropped until it closes (or
     /// [`LINGER`]), so the socket never closes on unread bytes, which would send a reset.
-    async fn drain<D>(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut D)
-    where
-        D: Decoder<Item = Bytes, Error = TransportError>,
-    {
+    async fn drain(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
         reader.watch_stop = false;
         // A connection that owes nothing and has nothing partly received closes at once.
         let mut busy = self.in_flight.any() || !reader.buf.is_empty();
@@ -626,10 +607,10 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.errors, 1);
                 let limit = timeout.unwrap_or_default();
                 debug!(?limit, "handler ran past the handler timeout; cancelled");
-                let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
-                request
-                    .exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message))
-                    .into_bytes()
+                internal_error(
+                    &request,
+                    format!("{} ran past the server's handler timeout of {limit:?}", request.method()),
+                )
             }
             Some(Ok(reply)) => {
                 let bytes = reply.into_bytes();
@@ -641,10 +622,7 @@ impl<S: Service> Request<S> {
             Some(Err(panic)) => {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                let message = format!("internal error processing {}", request.method());
-                request
-                    .exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message))
-                    .into_bytes()
+                internal_error(&request, format!("internal error processing {}", request.method()))
             }
         };
         drop(request);
@@ -671,6 +649,11 @@ impl<S> Drop for Request<S> {
         Counters::sub(&self.shared.counters.in_flight, 1);
         self.in_flight.end();
     }
+}
+
+/// The `INTERNAL_ERROR` answer to `request` (none for a oneway one).
+fn internal_error(request: &Incoming, message: String) -> Option<Bytes> {
+    request.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
 }
 
 /// What ends a connection's writer early, or tells it to finish.

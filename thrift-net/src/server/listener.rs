@@ -20,6 +20,9 @@ pub(crate) trait Listener: Send + Sync + 'static {
     fn accept(&self) -> impl Future<Output = io::Result<(Self::Stream, Self::Addr)>> + Send;
 
     fn local_addr(&self) -> io::Result<Self::Addr>;
+
+    /// A peer's address as the connection's spans show it.
+    fn peer_name(peer: &Self::Addr) -> String;
 }
 
 /// An accepted connection, split into halves the reader and the writer own.
@@ -43,6 +46,10 @@ impl Listener for TcpListener {
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
         TcpListener::local_addr(self)
+    }
+
+    fn peer_name(peer: &Self::Addr) -> String {
+        peer.to_string()
     }
 }
 
@@ -76,6 +83,11 @@ impl Listener for tokio::net::UnixListener {
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
         tokio::net::UnixListener::local_addr(self)
+    }
+
+    /// Most Unix peers are unnamed: they connect from no path of their own.
+    fn peer_name(peer: &Self::Addr) -> String {
+        peer.as_pathname().map_or_else(|| "(unnamed)".to_owned(), |path| path.display().to_string())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The async server: accepts connections, tells each one's wire format from its first
 //! bytes, and answers requests concurrently, each reply carrying its request's seqid.
 
+mod codec;
 mod config;
 mod connection;
 mod listener;
@@ -214,7 +215,7 @@ async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
             Ok((stream, peer)) => match places.clone().try_acquire_owned() {
                 Ok(place) => {
                     Counters::add(&shared.counters.connections_accepted, 1);
-                    let peer: Arc<str> = peer_name(&peer).into();
+                    let peer: Arc<str> = L::peer_name(&peer).into();
                     let span = tracing::debug_span!("thrift_connection", peer = &*peer);
                     shared.tracker.spawn(connection::serve(stream, peer, shared.clone(), place).instrument(span));
                 }
@@ -241,14 +242,6 @@ async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
         }
     }
     debug!("stopped accepting");
-}
-
-/// A peer's address as its spans show it: `127.0.0.1:5000`, or a Unix socket's path (most
-/// Unix peers are unnamed).
-fn peer_name(peer: &impl std::fmt::Debug) -> String {
-    let shown = format!("{peer:?}");
-    // `SocketAddr`'s Debug is its Display; a Unix address's reads `"/path"` or `(unnamed)`.
-    shown.trim_matches('"').to_owned()
 }
 
 /// A running server: its address (a [`SocketAddr`] for TCP, a

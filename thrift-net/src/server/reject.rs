@@ -7,17 +7,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, Limits};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tokio_util::codec::Decoder;
 use tracing::debug;
 
+use super::codec::WireCodec;
 use super::Shared;
-use crate::buffered::BufferedCodec;
-use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire};
-use crate::framed::FramedCodec;
+use crate::detect::{detect, Detection, Transport};
 use crate::incoming::{Incoming, AT_CAPACITY};
 
 /// Connections being turned away at once; past it they are closed without an answer.
@@ -70,15 +69,10 @@ async fn answer(stream: &mut (impl AsyncRead + Unpin), limits: &Limits) -> Optio
             Detection::NeedMore(_) => {}
         }
     };
+    // One codec for the whole request: the buffered one resumes where it stopped.
+    let mut codec = WireCodec::new(wire, limits);
     let message = loop {
-        let decoded = match wire {
-            Wire { transport: Transport::Framed, .. } => FramedCodec::<Binary>::with_limits(limits).decode(&mut buf),
-            Wire { protocol: ProtocolKind::Compact, .. } => {
-                BufferedCodec::<Compact>::with_limits(*limits).decode(&mut buf)
-            }
-            _ => BufferedCodec::<Binary>::with_limits(*limits).decode(&mut buf),
-        };
-        if let Some(message) = decoded.ok()? {
+        if let Some(message) = codec.decode(&mut buf).ok()? {
             break message;
         }
         if buf.len() >= MAX_REQUEST || stream.read_buf(&mut buf).await.ok()? == 0 {

@@ -46,10 +46,7 @@ impl Wire for BinaryWire {
         // Then strings and bools, the other common fields, without a jump through the type.
         if t == TType::String as u8 {
             return match be_i32(buf, at) {
-                Some(len) => match string_end(len as i64, at + 4, bounds) {
-                    Val::Done(end) => FieldStep::Next { id, end },
-                    _ => FieldStep::Defer,
-                },
+                Some(len) => string_end(len as i64, at + 4, bounds).in_field(id),
                 None => FieldStep::Defer,
             };
         }
@@ -63,11 +60,7 @@ impl Wire for BinaryWire {
             return FieldStep::Stop(pos + 1);
         }
         let Some(ttype) = TType::from_u8(t) else { return FieldStep::Defer };
-        match Self::value(buf, at, ttype, bounds, can_open) {
-            Val::Done(end) => FieldStep::Next { id, end },
-            Val::Open(frame, after) => FieldStep::Open { id, frame, after },
-            Val::Defer => FieldStep::Defer,
-        }
+        Self::value(buf, at, ttype, bounds, can_open).in_field(id)
     }
 
     #[inline(always)]
@@ -97,17 +90,21 @@ impl Wire for BinaryWire {
             TType::Struct if can_open => Val::Open(Frame::Struct { last_id: 0, any: false }, at),
             TType::List | TType::Set if can_open => {
                 let (Some(&elem), Some(len)) = (buf.get(at), be_i32(buf, at + 1)) else { return Val::Defer };
-                match list_frame::<Binary>(super::elem_type(elem), len as i64, at + 5, bounds) {
-                    Some(frame) => open::<Self>(buf, frame, at + 5, bounds),
-                    None => Val::Defer,
-                }
+                open::<Self>(
+                    buf,
+                    list_frame::<Binary>(super::elem_type(elem), len as i64, at + 5, bounds),
+                    at + 5,
+                    bounds,
+                )
             }
             TType::Map if can_open => {
                 let (Some(&[k, v]), Some(len)) = (buf.get(at..at + 2), be_i32(buf, at + 2)) else { return Val::Defer };
-                match map_frame::<Binary>(super::elem_type(k), super::elem_type(v), len as i64, at + 6, bounds) {
-                    Some(frame) => open::<Self>(buf, frame, at + 6, bounds),
-                    None => Val::Defer,
-                }
+                open::<Self>(
+                    buf,
+                    map_frame::<Binary>(super::elem_type(k), super::elem_type(v), len as i64, at + 6, bounds),
+                    at + 6,
+                    bounds,
+                )
             }
             TType::Struct | TType::List | TType::Set | TType::Map => Val::Defer,
             _ => Self::scalar(buf, at, t, bounds),

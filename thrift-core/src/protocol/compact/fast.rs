@@ -68,20 +68,13 @@ impl Wire for CompactWire {
             return varint_end(buf, at, max).map_or(FieldStep::Defer, |end| FieldStep::Next { id, end });
         }
         if ctype == 8 {
-            return match Self::scalar(buf, at, TType::String, bounds) {
-                Val::Done(end) => FieldStep::Next { id, end },
-                _ => FieldStep::Defer,
-            };
+            return Self::scalar(buf, at, TType::String, bounds).in_field(id);
         }
         let step = match from_compact_type(ctype) {
             Some(t) => Self::value(buf, at, t, bounds, can_open),
             None => Val::Defer,
         };
-        match step {
-            Val::Done(end) => FieldStep::Next { id, end },
-            Val::Open(frame, after) => FieldStep::Open { id, frame, after },
-            Val::Defer => FieldStep::Defer,
-        }
+        step.in_field(id)
     }
 
     #[inline(always)]
@@ -128,10 +121,7 @@ impl Wire for CompactWire {
                 } else {
                     ((b >> 4) as i64, at + 1)
                 };
-                match list_frame::<Compact>(elem_type(b & 0x0f), len, after, bounds) {
-                    Some(frame) => open::<Self>(buf, frame, after, bounds),
-                    None => Val::Defer,
-                }
+                open::<Self>(buf, list_frame::<Compact>(elem_type(b & 0x0f), len, after, bounds), after, bounds)
             }
             TType::Map if can_open => {
                 let Some((kv_at, len)) = varint(buf, at, 5) else { return Val::Defer };
@@ -143,10 +133,12 @@ impl Wire for CompactWire {
                     };
                 }
                 let Some(&kv) = buf.get(kv_at) else { return Val::Defer };
-                match map_frame::<Compact>(elem_type(kv >> 4), elem_type(kv & 0x0f), len, kv_at + 1, bounds) {
-                    Some(frame) => open::<Self>(buf, frame, kv_at + 1, bounds),
-                    None => Val::Defer,
-                }
+                open::<Self>(
+                    buf,
+                    map_frame::<Compact>(elem_type(kv >> 4), elem_type(kv & 0x0f), len, kv_at + 1, bounds),
+                    kv_at + 1,
+                    bounds,
+                )
             }
             TType::Struct | TType::List | TType::Set | TType::Map => Val::Defer,
             _ => Self::scalar(buf, at, t, bounds),
