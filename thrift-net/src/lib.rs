@@ -8,7 +8,10 @@
 //! - [`BufferedCodec`]: Apache's buffered transport, messages back to back with no length.
 //!   A resumable skip-decoding [`Scanner`] walks the protocol to find where each message
 //!   ends, without decoding values and without re-walking when bytes trickle in.
-//! - [`detect`] tells which of the two, and which protocol, a connection speaks from its first
+//! - THeader and TTHeader ([`Transport::Header`], [`Transport::TTHeader`]): each message in
+//!   a frame that also carries its protocol, sequence id and key/value [`Headers`]; what
+//!   fbthrift, Apache's header clients, volo-thrift and Kitex speak.
+//! - [`detect`] tells which transport, and which protocol, a connection speaks from its first
 //!   bytes.
 //!
 //! Errors are [`TransportError`]s naming the phase and the place:
@@ -22,6 +25,7 @@
 //! | `client` | on | the pipelining [`Client`] connection |
 //! | `pool` | on | the connection [`Pool`] (implies `client`) |
 //! | `tower` | on | `tower::Service` for [`Client`] (implies `client`) |
+//! | `zlib` | off | THeader's zlib transform (compressed requests are refused without it) |
 //!
 //! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
 //! ([`Channel`], [`Service`]) and the in-process [`LocalChannel`].
@@ -169,6 +173,8 @@ mod client;
 mod detect;
 mod error;
 mod framed;
+mod framing;
+mod header;
 mod incoming;
 #[cfg(any(feature = "server", feature = "client"))]
 mod keepalive;
@@ -186,6 +192,7 @@ pub use client::{Client, ClientConfig, RawRequest};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
+pub use header::{ttheader_keys, Headers};
 pub use incoming::{Incoming, Outgoing, Service, AT_CAPACITY, SHUTTING_DOWN};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};

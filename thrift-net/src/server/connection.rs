@@ -25,8 +25,9 @@ use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::Shared;
-use crate::detect::{detect, Detection, Transport, Wire};
+use crate::detect::{detect, Detection, Wire};
 use crate::error::TransportError;
+use crate::framing::Framing;
 use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
@@ -482,12 +483,17 @@ impl<S: Service> Connection<S> {
 
     /// Answers a request read during shutdown with [`SHUTTING_DOWN`] without running it.
     /// `false` when the connection must stop.
-    async fn refuse(&self, message: Bytes) -> bool {
-        let framed = self.wire.transport == Transport::Framed;
-        let Ok(incoming) = Incoming::parse(message, self.wire.protocol, framed, self.shared.config.limits) else {
+    async fn refuse(&self, (message, framing): (Bytes, Framing)) -> bool {
+        let limits = self.shared.config.limits;
+        let Ok(incoming) = Incoming::framed_as(message, self.wire.protocol, framing, limits) else {
             Counters::add(&self.shared.counters.errors, 1);
             return false;
         };
+        self.answer_refused(&incoming).await
+    }
+
+    /// Answers `incoming` with [`SHUTTING_DOWN`]. `false` when the connection must stop.
+    async fn answer_refused(&self, incoming: &Incoming) -> bool {
         Counters::add(&self.shared.counters.requests_refused, 1);
         let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, SHUTTING_DOWN);
         let Some(bytes) = incoming.exception(&exception).into_bytes() else { return true };
@@ -506,10 +512,9 @@ impl<S: Service> Connection<S> {
     }
 
     /// Starts handling one message. `false` when the connection must stop reading.
-    async fn dispatch(&self, message: Bytes) -> bool {
+    async fn dispatch(&self, (message, framing): (Bytes, Framing)) -> bool {
         let shared = &self.shared;
-        let framed = self.wire.transport == Transport::Framed;
-        let incoming = match Incoming::parse(message, self.wire.protocol, framed, shared.config.limits) {
+        let incoming = match Incoming::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
             Ok(incoming) => incoming,
             Err(e) => {
                 Counters::add(&shared.counters.errors, 1);
@@ -530,7 +535,7 @@ impl<S: Service> Connection<S> {
                 // Not run: answered as refused when the server is draining.
                 if self.draining() {
                     Counters::sub(&shared.counters.requests, 1);
-                    let _ = self.refuse(incoming.message().clone()).await;
+                    let _ = self.answer_refused(&incoming).await;
                 }
                 return false;
             }
@@ -554,7 +559,6 @@ impl<S: Service> Connection<S> {
             tx: self.tx.clone(),
             in_flight: self.in_flight.clone(),
             gone: self.gone.clone(),
-            framed,
             _permit: permit,
         };
         shared.tracker.spawn(request.run(incoming).instrument(span));
@@ -572,7 +576,6 @@ struct Request<S> {
     in_flight: Arc<InFlight>,
     /// The peer is gone: cancel the handler (unless the request is oneway).
     gone: CancellationToken,
-    framed: bool,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -614,7 +617,7 @@ impl<S: Service> Request<S> {
             }
             Some(Ok(reply)) => {
                 let bytes = reply.into_bytes();
-                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), self.framed)) {
+                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
                     Counters::add(&shared.counters.errors, 1);
                 }
                 bytes
