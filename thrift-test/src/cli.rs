@@ -39,20 +39,31 @@ pub enum ProtocolArg {
     /// The compact protocol, multiplexed.
     #[value(alias = "multiac")]
     Multic,
+    /// Apache's header protocol: THeader frames around binary messages.
+    Header,
+    /// The header protocol, multiplexed.
+    Multih,
 }
 
 impl ProtocolArg {
     /// The wire protocol.
     pub fn kind(self) -> ProtocolKind {
         match self {
-            ProtocolArg::Binary | ProtocolArg::Multi => ProtocolKind::Binary,
+            ProtocolArg::Binary | ProtocolArg::Multi | ProtocolArg::Header | ProtocolArg::Multih => {
+                ProtocolKind::Binary
+            }
             ProtocolArg::Compact | ProtocolArg::Multic => ProtocolKind::Compact,
         }
     }
 
     /// Whether calls carry a `Service:` prefix.
     pub fn multiplexed(self) -> bool {
-        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic)
+        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic | ProtocolArg::Multih)
+    }
+
+    /// Whether messages travel in THeader frames.
+    pub fn header(self) -> bool {
+        matches!(self, ProtocolArg::Header | ProtocolArg::Multih)
     }
 
     /// The flag's spelling.
@@ -62,6 +73,8 @@ impl ProtocolArg {
             ProtocolArg::Compact => "compact",
             ProtocolArg::Multi => "multi",
             ProtocolArg::Multic => "multic",
+            ProtocolArg::Header => "header",
+            ProtocolArg::Multih => "multih",
         }
     }
 }
@@ -76,11 +89,15 @@ pub enum TransportArg {
 }
 
 impl TransportArg {
-    /// The transport.
-    pub fn transport(self) -> Transport {
-        match self {
-            TransportArg::Buffered => Transport::Buffered,
-            TransportArg::Framed => Transport::Framed,
+    /// The transport with `protocol`: Apache's header protocol puts its THeader frames
+    /// straight on the socket over the buffered transport, and each inside a frame over the
+    /// framed one.
+    pub fn transport(self, protocol: ProtocolArg) -> Transport {
+        match (self, protocol.header()) {
+            (TransportArg::Buffered, false) => Transport::Buffered,
+            (TransportArg::Framed, false) => Transport::Framed,
+            (TransportArg::Buffered, true) => Transport::Header,
+            (TransportArg::Framed, true) => Transport::FramedHeader,
         }
     }
 
@@ -141,7 +158,7 @@ pub struct ClientArgs {
 /// Runs the server until SIGINT, SIGTERM or SIGHUP.
 ///
 /// Each connection's transport and protocol are told from its first bytes, so the server
-/// answers whichever the client speaks; `--protocol multi|multic` adds `SecondService`
+/// answers whichever the client speaks; `--protocol multi|multic|multih` adds `SecondService`
 /// beside `ThriftTest` (which still takes calls without a service prefix).
 ///
 /// # Errors
@@ -200,7 +217,7 @@ async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Fu
 /// line per check, and returns Apache's exit-code bitmask.
 pub async fn run_client(args: ClientArgs) -> u8 {
     let config = ClientConfig {
-        transport: args.transport.transport(),
+        transport: args.transport.transport(args.protocol),
         protocol: args.protocol.kind(),
         multiplexed: args.protocol.multiplexed(),
         call_timeout: Some(CALL_TIMEOUT),
@@ -267,6 +284,7 @@ mod tests {
     #[test]
     fn unknown_values_are_rejected() {
         assert!(ServerArgs::try_parse_from(["s", "--protocol", "json"]).is_err());
+        assert!(ServerArgs::try_parse_from(["s", "--protocol", "multih"]).is_ok());
         assert!(ServerArgs::try_parse_from(["s", "--transport=http"]).is_err());
         assert!(ClientArgs::try_parse_from(["c", "--port", "99999"]).is_err());
     }

@@ -1,5 +1,6 @@
-//! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, and
-//! the accelerated `accel`, `accelc`, `multia`, `multiac`) × transport (buffered, framed) ×
+//! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, the
+//! accelerated `accel`, `accelc`, `multia`, `multiac`, and the header protocol's `header`,
+//! `multih`) × transport (buffered, framed) ×
 //! socket (TCP, Unix domain socket), with our client against our server, our client against Apache's Python test server, and
 //! Apache's Python test client against our server. The Python peers are Apache's own
 //! `test/py/TestServer.py` and `TestClient.py`, from Apache's source tree, on Apache's
