@@ -46,7 +46,9 @@ pub enum Transport {
     /// What fbthrift and Apache's header clients speak.
     Header,
     /// CloudWeGo's TTHeader (magic `0x1000`): THeader's layout with its own header
-    /// encoding and integer-keyed headers. volo-thrift's and Kitex's header transport.
+    /// encoding and integer-keyed headers. volo-thrift's and Kitex's header transport. A
+    /// payload that is itself framed (volo-thrift's default, "TTHeader + framed") is read
+    /// too, and answered the same way; the client writes the message bare, which both read.
     TTHeader,
     /// THeader frames each inside a framed-transport frame: what Apache's header protocol
     /// over its framed transport writes (`THeaderProtocol(TFramedTransport(socket))`, as its
@@ -365,7 +367,16 @@ mod tests {
     fn header_bytes(format: header::Format, protocol: ProtocolKind, msg: &[u8]) -> Vec<u8> {
         let mut headers = crate::Headers::new();
         headers.insert("k", "v");
-        let info = header::FrameInfo { format, flags: 0, seqid: 5, protocol, zlib: false, nested: false, headers };
+        let info = header::FrameInfo {
+            format,
+            flags: 0,
+            seqid: 5,
+            protocol,
+            zlib: false,
+            nested: false,
+            framed_payload: false,
+            headers,
+        };
         header::write(&info, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
     }
 

@@ -90,6 +90,10 @@ pub enum TransportErrorKind {
     /// what this build cannot do (an unknown transform or protocol id).
     #[error("{0}")]
     Header(String),
+    /// An HTTP exchange that failed: the request could not be made, or the answer was not a
+    /// `200 OK` with a body within the limits.
+    #[error("{0}")]
+    Http(String),
     /// First bytes that match no transport and protocol this library speaks.
     #[error("unrecognized protocol: {0}")]
     Unrecognized(&'static str),

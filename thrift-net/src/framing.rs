@@ -61,7 +61,8 @@ impl Framing {
             Framing::Header(info) => {
                 let fixed_end = if info.nested { 8 } else { 4 } + header::FIXED_LEN;
                 let words = written.get(fixed_end - 2..fixed_end)?;
-                Some(fixed_end + usize::from(u16::from_be_bytes([words[0], words[1]])) * 4)
+                let framed = if info.framed_payload { 4 } else { 0 };
+                Some(fixed_end + usize::from(u16::from_be_bytes([words[0], words[1]])) * 4 + framed)
             }
         }
     }

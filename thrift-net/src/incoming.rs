@@ -231,6 +231,12 @@ impl Incoming {
         self.exception(&ApplicationException::new(ApplicationExceptionKind::ProtocolError, message))
     }
 
+    /// The `INTERNAL_ERROR` answer (none for a oneway request): the handler panicked or ran
+    /// out of time.
+    pub(crate) fn internal_error(&self, message: String) -> Option<Bytes> {
+        self.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
+    }
+
     /// `UNKNOWN_METHOD`: no method by that name.
     #[doc(hidden)]
     pub fn unknown_method(&self) -> Outgoing {

@@ -166,6 +166,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "server", feature = "http"))]
+mod accept;
 mod buffered;
 mod channel;
 #[cfg(feature = "client")]
@@ -175,11 +177,15 @@ mod error;
 mod framed;
 mod framing;
 mod header;
+#[cfg(feature = "http")]
+pub mod http;
 mod incoming;
 #[cfg(any(feature = "server", feature = "client"))]
 mod keepalive;
 mod local;
 mod message;
+#[cfg(any(feature = "server", feature = "http"))]
+mod panics;
 #[cfg(feature = "pool")]
 mod pool;
 #[cfg(feature = "server")]

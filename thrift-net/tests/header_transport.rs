@@ -177,7 +177,6 @@ async fn the_reply_frame_echoes_the_requests_flags_seqid_and_protocol() {
     }
 }
 
-#[cfg(feature = "zlib")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_zlib_request_is_answered_compressed() {
     use std::io::{Read, Write};

@@ -9,7 +9,8 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use std::future::Future;
 
-use thrift_net::{Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
+use thrift_net::http::{serve_http, HttpClient, HttpService};
+use thrift_net::{Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::checks::{self, UNKNOWN};
@@ -86,18 +87,22 @@ pub enum TransportArg {
     Buffered,
     /// Each message after its 4-byte length.
     Framed,
+    /// Each call an HTTP `POST` of one bare message (Apache's `THttpServer`/`THttpClient`).
+    Http,
 }
 
 impl TransportArg {
     /// The transport with `protocol`: Apache's header protocol puts its THeader frames
     /// straight on the socket over the buffered transport, and each inside a frame over the
     /// framed one.
-    pub fn transport(self, protocol: ProtocolArg) -> Transport {
+    /// `None` for HTTP, which is not a transport of a socket.
+    pub fn transport(self, protocol: ProtocolArg) -> Option<Transport> {
         match (self, protocol.header()) {
-            (TransportArg::Buffered, false) => Transport::Buffered,
-            (TransportArg::Framed, false) => Transport::Framed,
-            (TransportArg::Buffered, true) => Transport::Header,
-            (TransportArg::Framed, true) => Transport::FramedHeader,
+            (TransportArg::Buffered, false) => Some(Transport::Buffered),
+            (TransportArg::Framed, false) => Some(Transport::Framed),
+            (TransportArg::Buffered, true) => Some(Transport::Header),
+            (TransportArg::Framed, true) => Some(Transport::FramedHeader),
+            (TransportArg::Http, _) => None,
         }
     }
 
@@ -106,6 +111,7 @@ impl TransportArg {
         match self {
             TransportArg::Buffered => "buffered",
             TransportArg::Framed => "framed",
+            TransportArg::Http => "http",
         }
     }
 }
@@ -194,6 +200,15 @@ async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Fu
         writeln!(out, "listening on {listening} ({}, {})", args.protocol.name(), args.transport.name())?;
         out.flush()
     };
+    if args.transport == TransportArg::Http {
+        if args.domain_socket.is_some() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes a port, not a socket"));
+        }
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
+        announce(&listener.local_addr()?)?;
+        serve_http(listener, HttpService::new(service), stopped, SHUTDOWN_GRACE).await;
+        return Ok(());
+    }
     let server = Server::new();
     match &args.domain_socket {
         Some(path) => {
@@ -217,7 +232,7 @@ async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Fu
 /// line per check, and returns Apache's exit-code bitmask.
 pub async fn run_client(args: ClientArgs) -> u8 {
     let config = ClientConfig {
-        transport: args.transport.transport(args.protocol),
+        transport: args.transport.transport(args.protocol).unwrap_or(Transport::Buffered),
         protocol: args.protocol.kind(),
         multiplexed: args.protocol.multiplexed(),
         call_timeout: Some(CALL_TIMEOUT),
@@ -233,29 +248,44 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             args.protocol.name(),
             args.transport.name()
         );
-        let connected = match &args.domain_socket {
-            Some(path) => Client::connect_unix(path, config.clone()).await,
-            None => Client::connect((args.host.as_str(), args.port), config.clone()).await,
-        };
-        let client = match connected {
-            Ok(client) => client,
-            Err(e) => {
-                println!("connect failed: {e}");
+        let outcome = if args.transport == TransportArg::Http {
+            let url = format!("http://{}:{}/", args.host, args.port);
+            let Ok(uri) = url.parse() else {
+                println!("not a URL: {url}");
                 return code | UNKNOWN;
-            }
+            };
+            let client = HttpClient::new(uri, config.clone());
+            run_checks(client.clone(), client, args.protocol).await
+        } else {
+            let connected = match &args.domain_socket {
+                Some(path) => Client::connect_unix(path, config.clone()).await,
+                None => Client::connect((args.host.as_str(), args.port), config.clone()).await,
+            };
+            let client = match connected {
+                Ok(client) => client,
+                Err(e) => {
+                    println!("connect failed: {e}");
+                    return code | UNKNOWN;
+                }
+            };
+            let outcome = run_checks(client.clone(), client.clone(), args.protocol).await;
+            client.close();
+            outcome
         };
-        let test = ThriftTestClient::new(client.clone());
-        let second = SecondServiceClient::new(client.clone());
-        let second = args.protocol.multiplexed().then_some(&second);
-        let outcome = checks::run(&test, second, CALL_TIMEOUT).await;
         for line in &outcome.lines {
             println!("{line}");
         }
-        client.close();
         code |= outcome.code;
     }
     println!("{}", if code == 0 { "All tests passed." } else { "Some tests FAILED." });
     code
+}
+
+/// Every check over `test`'s channel, and `SecondService`'s over `second` when multiplexed.
+async fn run_checks<C: Channel, D: Channel>(test: C, second: D, protocol: ProtocolArg) -> checks::Outcome {
+    let test = ThriftTestClient::new(test);
+    let second = SecondServiceClient::new(second);
+    checks::run(&test, protocol.multiplexed().then_some(&second), CALL_TIMEOUT).await
 }
 
 #[cfg(test)]
@@ -285,7 +315,7 @@ mod tests {
     fn unknown_values_are_rejected() {
         assert!(ServerArgs::try_parse_from(["s", "--protocol", "json"]).is_err());
         assert!(ServerArgs::try_parse_from(["s", "--protocol", "multih"]).is_ok());
-        assert!(ServerArgs::try_parse_from(["s", "--transport=http"]).is_err());
+        assert!(ServerArgs::try_parse_from(["s", "--transport=zmq"]).is_err());
         assert!(ClientArgs::try_parse_from(["c", "--port", "99999"]).is_err());
     }
 }

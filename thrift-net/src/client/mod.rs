@@ -345,6 +345,7 @@ impl Client {
                 protocol: config.protocol,
                 zlib: false,
                 nested: config.transport == Transport::FramedHeader,
+                framed_payload: false,
                 headers: self.headers().clone(),
             })),
             None => Framing::plain(config.transport == Transport::Framed),

@@ -78,6 +78,9 @@ pub(crate) struct FrameInfo {
     pub zlib: bool,
     /// The frame sits inside a framed-transport frame.
     pub nested: bool,
+    /// The payload is itself framed (a length, then the message): what volo-thrift's default
+    /// codec, "TTHeader + framed", writes.
+    pub framed_payload: bool,
     pub headers: Headers,
 }
 
@@ -151,7 +154,13 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
     let payload = frame.slice(end..);
     let payload =
         if zlib { inflate(&payload, limits.max_frame_len).map_err(|w| error(format, end, w))? } else { payload };
-    Ok((FrameInfo { format, flags, seqid, protocol, zlib, nested, headers }, payload))
+    // A length that covers exactly the rest: a framed payload. (No message begins so: a
+    // strict or compact envelope begins 80 or 82, and a non-strict name cannot fill the
+    // whole message.)
+    let inner = payload.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let framed_payload = inner == Some(payload.len().wrapping_sub(4));
+    let payload = if framed_payload { payload.slice(4..) } else { payload };
+    Ok((FrameInfo { format, flags, seqid, protocol, zlib, nested, framed_payload, headers }, payload))
 }
 
 /// A cursor over the header section, `frame[at..end]`.
@@ -279,10 +288,19 @@ pub(crate) fn write(
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
+    let framed = if info.framed_payload { 4 } else { 0 };
     if !info.zlib {
-        return write_frame(info, payload_len, write_payload);
+        return write_frame(info, framed + payload_len, |buf| {
+            if info.framed_payload {
+                buf.put_u32(payload_len as u32);
+            }
+            write_payload(buf)
+        });
     }
-    let mut plain = BytesMut::with_capacity(payload_len);
+    let mut plain = BytesMut::with_capacity(framed + payload_len);
+    if info.framed_payload {
+        plain.put_u32(payload_len as u32);
+    }
     write_payload(&mut plain);
     let compressed = deflate(&plain).map_err(|what| error(info.format, 0, what))?;
     write_frame(info, compressed.len(), |buf| buf.put_slice(&compressed))

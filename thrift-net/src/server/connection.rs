@@ -1,14 +1,11 @@
 //! One server connection: tell its wire format from the first bytes, read requests as they
 //! arrive, handle them concurrently, and write the replies through one writer task.
 
-use std::any::Any;
 use std::future::{pending, Future};
 use std::io;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::Poll;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
@@ -29,6 +26,7 @@ use crate::detect::{detect, Detection, Wire};
 use crate::error::TransportError;
 use crate::framing::Framing;
 use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
+use crate::panics::{panic_message, CatchUnwind};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
 const READ_CHUNK: usize = 8 * 1024;
@@ -610,10 +608,8 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.errors, 1);
                 let limit = timeout.unwrap_or_default();
                 debug!(?limit, "handler ran past the handler timeout; cancelled");
-                internal_error(
-                    &request,
-                    format!("{} ran past the server's handler timeout of {limit:?}", request.method()),
-                )
+                request
+                    .internal_error(format!("{} ran past the server's handler timeout of {limit:?}", request.method()))
             }
             Some(Ok(reply)) => {
                 let bytes = reply.into_bytes();
@@ -625,7 +621,7 @@ impl<S: Service> Request<S> {
             Some(Err(panic)) => {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                internal_error(&request, format!("internal error processing {}", request.method()))
+                request.internal_error(format!("internal error processing {}", request.method()))
             }
         };
         drop(request);
@@ -652,11 +648,6 @@ impl<S> Drop for Request<S> {
         Counters::sub(&self.shared.counters.in_flight, 1);
         self.in_flight.end();
     }
-}
-
-/// The `INTERNAL_ERROR` answer to `request` (none for a oneway one).
-fn internal_error(request: &Incoming, message: String) -> Option<Bytes> {
-    request.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
 }
 
 /// What ends a connection's writer early, or tells it to finish.
@@ -737,31 +728,4 @@ async fn write_replies(
         signals.failed.cancel();
         signals.gone.cancel();
     }
-}
-
-/// Runs a future, turning a panic while it is polled into an `Err`. (The future is boxed so
-/// it can be polled without pin projection.)
-struct CatchUnwind<F>(Pin<Box<F>>);
-
-impl<F: Future> Future for CatchUnwind<F> {
-    type Output = Result<F::Output, Box<dyn Any + Send>>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let future = &mut self.get_mut().0;
-        // The future is dropped, never polled again, after a panic, so whatever state the
-        // panic left it in is not observed: asserting unwind safety is sound here.
-        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
-            Err(panic) => Poll::Ready(Err(panic)),
-        }
-    }
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> &str {
-    panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(not a string)")
 }

@@ -140,18 +140,19 @@ mod tests {
     }
 
     fn framings(protocol: ProtocolKind) -> Vec<Framing> {
-        let header = |format, nested| {
+        let header = |format, nested, framed_payload| {
             let mut headers = Headers::new();
             headers.insert("k", "v");
-            let info = FrameInfo { format, flags: 1, seqid: 1, protocol, zlib: false, nested, headers };
+            let info = FrameInfo { format, flags: 1, seqid: 1, protocol, zlib: false, nested, framed_payload, headers };
             Framing::Header(std::sync::Arc::new(info))
         };
         vec![
             Framing::Bare,
             Framing::Framed,
-            header(Format::THeader, false),
-            header(Format::TTHeader, false),
-            header(Format::THeader, true),
+            header(Format::THeader, false, false),
+            header(Format::TTHeader, false, false),
+            header(Format::THeader, true, false),
+            header(Format::TTHeader, false, true),
         ]
     }
 
