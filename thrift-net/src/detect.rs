@@ -375,9 +375,9 @@ mod tests {
             zlib: false,
             nested: false,
             framed_payload: false,
-            headers,
+            headers: crate::Headers::new(),
         };
-        header::write(&info, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
+        header::write(&info, &headers, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
     }
 
     #[test]

@@ -8,7 +8,7 @@ use thrift_core::{Encode, Protocol};
 
 use crate::detect::{ProtocolKind, Transport};
 use crate::error::TransportError;
-use crate::header::{self, FrameInfo};
+use crate::header::{self, FrameInfo, Headers};
 use crate::message::Message;
 
 /// How a message is delimited, with what a header frame says.
@@ -69,7 +69,7 @@ impl Framing {
 }
 
 /// A message encoded in one allocation of its exact size (unless compressed), framed as
-/// `framing` says.
+/// `framing` says; a header frame carries `headers` (its info's own are what was read).
 ///
 /// # Errors
 /// Only for a header frame whose headers do not fit its format, or that asks for zlib in a
@@ -77,12 +77,13 @@ impl Framing {
 pub(crate) fn encode_message<P: Protocol, T: Encode + ?Sized>(
     message: &Message<'_, T>,
     framing: &Framing,
+    headers: &Headers,
 ) -> Result<Bytes, TransportError> {
     let len = message.encoded_len::<P>();
     let prefix = match framing {
         Framing::Bare => 0,
         Framing::Framed => 4,
-        Framing::Header(info) => return header::write(info, len, |buf| message.encode::<P, _>(buf)),
+        Framing::Header(info) => return header::write(info, headers, len, |buf| message.encode::<P, _>(buf)),
     };
     let mut buf = BytesMut::with_capacity(prefix + len);
     if prefix == 4 {

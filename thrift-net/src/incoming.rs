@@ -3,8 +3,6 @@
 
 use std::future::Future;
 
-use std::sync::Arc;
-
 use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{
@@ -14,7 +12,7 @@ use thrift_core::{
 
 use crate::detect::{ProtocolKind, Transport};
 use crate::framing::{encode_message, Framing};
-use crate::header::{FrameInfo, Headers};
+use crate::header::Headers;
 use crate::message::Message;
 
 /// The message of the `TApplicationException` (kind `UNKNOWN`) a [`Server`](crate::Server)
@@ -165,21 +163,9 @@ impl Incoming {
     /// assert!(request.headers().is_empty());
     /// ```
     pub fn headers(&self) -> &Headers {
-        static NONE: Headers = Headers::new();
         match &self.framing {
             Framing::Header(info) => &info.headers,
-            _ => &NONE,
-        }
-    }
-
-    /// How the reply is framed: as the request was, a header frame echoing the request's
-    /// flags, sequence id, protocol and compression, without its headers.
-    fn reply_framing(&self) -> Framing {
-        match &self.framing {
-            Framing::Header(info) => {
-                Framing::Header(Arc::new(FrameInfo { headers: Headers::new(), ..(**info).clone() }))
-            }
-            plain => plain.clone(),
+            _ => Headers::none(),
         }
     }
 
@@ -233,6 +219,7 @@ impl Incoming {
 
     /// The `INTERNAL_ERROR` answer (none for a oneway request): the handler panicked or ran
     /// out of time.
+    #[cfg(any(feature = "server", feature = "http"))]
     pub(crate) fn internal_error(&self, message: String) -> Option<Bytes> {
         self.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
     }
@@ -257,8 +244,9 @@ impl Incoming {
         }
         let header = MessageHeader { name: self.method(), kind, seqid: self.seqid };
         let message = Message::new(header, body);
-        let framing = self.reply_framing();
-        match with_protocol!(self.protocol, P => encode_message::<P, T>(&message, &framing)) {
+        // Framed as the request was: a header frame echoes the request's flags, sequence id,
+        // protocol and compression, without its headers.
+        match with_protocol!(self.protocol, P => encode_message::<P, T>(&message, &self.framing, Headers::none())) {
             Ok(bytes) => Outgoing(Some(bytes)),
             // A reply frame carries no headers, and compresses only when the request was
             // compressed and so could be read: nothing is left to fail.

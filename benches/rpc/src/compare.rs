@@ -78,6 +78,10 @@ pub enum PairKind {
     Raw,
     /// Pre-encoded bytes both ways, one pipelined connection.
     RawPipelined,
+    /// thrift-net's server, its pipelined client on THeader: what header framing costs.
+    OursHeader,
+    /// thrift-net's server, its pipelined client on TTHeader: what header framing costs.
+    OursTtheader,
     /// thrift-net's server, volo-thrift's client on its defaults (TTHeader): an interop pair,
     /// not in the default run.
     VoloToOurs,
@@ -207,6 +211,20 @@ impl PairKind {
                 "pre-encoded requests, one connection, every call in flight, replies read in batches",
                 ServerSpec::Own(ServerKind::Raw),
                 ClientKind::RawPipelined,
+            ),
+            PairKind::OursHeader => (
+                "ours header",
+                "thrift-net `Server`",
+                "thrift-net `Client`, one pipelined connection, `Transport::Header`",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursHeader,
+            ),
+            PairKind::OursTtheader => (
+                "ours ttheader",
+                "thrift-net `Server`",
+                "thrift-net `Client`, one pipelined connection, `Transport::TTHeader`",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursTtheader,
             ),
             PairKind::VoloToOurs => (
                 "volo -> ours",

@@ -81,6 +81,8 @@ pub enum ClientKind {
     OursPipelined,
     /// thrift-net's pool, exclusive mode: a connection per call in flight.
     OursPool,
+    /// thrift-net's pipelined client on the THeader transport.
+    OursHeader,
     /// thrift-net's pipelined client on the TTHeader transport.
     OursTtheader,
     /// thrift-net's client, one connection behind a mutex.
@@ -167,6 +169,9 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
         ClientKind::OursPool => runtime()?.block_on(peers::ours::load(Strategy::Pool, addr, args, FRAMED)),
         ClientKind::OursMutex => runtime()?.block_on(peers::ours::load(Strategy::Mutex, addr, args, FRAMED)),
         ClientKind::OursPerCall => runtime()?.block_on(peers::ours::load(Strategy::PerCall, addr, args, FRAMED)),
+        ClientKind::OursHeader => {
+            runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args, Transport::Header))
+        }
         ClientKind::OursTtheader => {
             runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args, Transport::TTHeader))
         }

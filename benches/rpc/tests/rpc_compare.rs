@@ -8,7 +8,7 @@ use std::process::Command;
 fn a_short_run_measures_every_rust_pair_without_errors() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
         .args(["run", "--pairs"])
-        .arg("ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined,volo-to-ours,ours-ttheader-to-volo")
+        .arg("ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined,ours-header,volo-to-ours,ours-ttheader-to-volo")
         .args(["-c", "4", "-d", "1s", "--warmup", "200ms", "--no-write"])
         .output()
         .expect("run rpc-compare");
@@ -28,6 +28,7 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
             "apache rust",
             "raw ceiling",
             "raw pipelined",
+            "ours header",
             // Interop: volo's default client (TTHeader) against our server, and our TTHeader
             // client against volo's server; zero errors means every call came back right.
             "volo -> ours",

@@ -218,8 +218,7 @@ impl Client {
 
     /// The headers this handle sends with each call on a header transport.
     pub fn headers(&self) -> &Headers {
-        static NONE: Headers = Headers::new();
-        self.headers.as_deref().unwrap_or(&NONE)
+        self.headers.as_deref().unwrap_or(Headers::none())
     }
 
     /// The settings of this connection.
@@ -346,11 +345,11 @@ impl Client {
                 zlib: false,
                 nested: config.transport == Transport::FramedHeader,
                 framed_payload: false,
-                headers: self.headers().clone(),
+                headers: Headers::new(),
             })),
             None => Framing::plain(config.transport == Transport::Framed),
         };
-        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, &framing))
+        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, &framing, self.headers()))
             .map_err(CallError::Transport)?;
         // The server would refuse it and drop the connection, failing every call on it.
         let framed = framing != Framing::Bare;

@@ -276,21 +276,22 @@ pub(crate) const MAX_HEADERS: usize = 1024;
 /// The string key TTHeader's ACL token is kept under in [`Headers`].
 pub(crate) const ACL_TOKEN_KEY: &str = "acl_token";
 
-/// Writes a whole frame, length prefix included, for a payload of `payload_len` bytes that
-/// `write_payload` writes. One allocation of the exact size unless the payload is
-/// compressed.
+/// Writes a whole frame, length prefix included: `info`'s fixed part with `headers`, and a
+/// payload of `payload_len` bytes that `write_payload` writes. One allocation of the exact
+/// size unless the payload is compressed.
 ///
 /// # Errors
 /// Headers too long for the format (a section beyond 256 KiB, a TTHeader string beyond
 /// 64 KiB), or zlib asked of a build without the `zlib` feature.
 pub(crate) fn write(
     info: &FrameInfo,
+    headers: &Headers,
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
     let framed = if info.framed_payload { 4 } else { 0 };
     if !info.zlib {
-        return write_frame(info, framed + payload_len, |buf| {
+        return write_frame(info, headers, framed + payload_len, |buf| {
             if info.framed_payload {
                 buf.put_u32(payload_len as u32);
             }
@@ -303,95 +304,104 @@ pub(crate) fn write(
     }
     write_payload(&mut plain);
     let compressed = deflate(&plain).map_err(|what| error(info.format, 0, what))?;
-    write_frame(info, compressed.len(), |buf| buf.put_slice(&compressed))
+    write_frame(info, headers, compressed.len(), |buf| buf.put_slice(&compressed))
 }
 
 fn write_frame(
     info: &FrameInfo,
+    headers: &Headers,
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
-    let section = section(info)?;
-    let len = FIXED_LEN + section.len() + payload_len;
     let outer = if info.nested { 4 } else { 0 };
-    let mut buf = BytesMut::with_capacity(outer + 4 + len);
-    if info.nested {
-        buf.put_u32(4 + len as u32);
-    }
-    buf.put_u32(len as u32);
+    // Room for the section: each header's bytes and at most 6 of lengths, ids and counts.
+    let section_room = 16
+        + headers.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>()
+        + headers.iter_int().map(|(_, v)| v.len() + 6).sum::<usize>();
+    let mut buf = BytesMut::with_capacity(outer + 4 + FIXED_LEN + section_room + payload_len);
+    // The lengths are written once the section's is known.
+    buf.put_bytes(0, outer + 4);
     buf.put_u16(info.format.magic());
     buf.put_u16(info.flags);
     buf.put_i32(info.seqid);
-    buf.put_u16((section.len() / 4) as u16);
-    buf.put_slice(&section);
+    buf.put_u16(0);
+    let start = buf.len();
+    write_section(info, headers, &mut buf)?;
+    buf.put_bytes(0, (buf.len() - start).next_multiple_of(4) - (buf.len() - start));
+    let words = (buf.len() - start) / 4;
+    if words > usize::from(u16::MAX) {
+        return Err(error(info.format, 0, "the header section too long for the format".into()));
+    }
+    buf[start - 2..start].copy_from_slice(&(words as u16).to_be_bytes());
     write_payload(&mut buf);
-    debug_assert_eq!(buf.len(), outer + 4 + len);
+    let len = buf.len() - outer - 4;
+    if info.nested {
+        buf[..4].copy_from_slice(&(len as u32 + 4).to_be_bytes());
+    }
+    buf[outer..outer + 4].copy_from_slice(&(len as u32).to_be_bytes());
+    debug_assert_eq!(len, FIXED_LEN + words * 4 + payload_len);
     Ok(buf.freeze())
 }
 
-/// The header section of `info`, padded to whole words.
-fn section(info: &FrameInfo) -> Result<Vec<u8>, TransportError> {
+/// Writes the header section of `info` and `headers`, unpadded.
+fn write_section(info: &FrameInfo, headers: &Headers, out: &mut BytesMut) -> Result<(), TransportError> {
     let format = info.format;
-    let mut out = Vec::with_capacity(16);
     let too_long = |what: &str| error(format, 0, format!("{what} too long for the format"));
-    let put_int = |out: &mut Vec<u8>, v: u32| match format {
+    let put_int = |out: &mut BytesMut, v: u32| match format {
         Format::THeader => put_varint(out, v),
-        Format::TTHeader => out.push(v as u8),
+        Format::TTHeader => out.put_u8(v as u8),
     };
-    let put_len = |out: &mut Vec<u8>, len: usize| -> Result<(), TransportError> {
+    let put_len = |out: &mut BytesMut, len: usize| -> Result<(), TransportError> {
         match format {
             Format::THeader => put_varint(out, u32::try_from(len).map_err(|_| too_long("a header"))?),
             Format::TTHeader => out.put_u16(u16::try_from(len).map_err(|_| too_long("a header or header count"))?),
         }
         Ok(())
     };
-    put_int(&mut out, protocol_id(info.protocol));
-    put_int(&mut out, u32::from(info.zlib));
+    put_int(out, protocol_id(info.protocol));
+    put_int(out, u32::from(info.zlib));
     if info.zlib {
-        put_int(&mut out, ZLIB);
+        put_int(out, ZLIB);
     }
-    let strings: Vec<_> =
-        info.headers.iter().filter(|(k, _)| format == Format::THeader || *k != ACL_TOKEN_KEY.as_bytes()).collect();
-    if !strings.is_empty() {
-        put_int(&mut out, INFO_KEY_VALUE);
-        put_len(&mut out, strings.len())?;
-        for (k, v) in strings {
-            put_len(&mut out, k.len())?;
-            out.extend_from_slice(k);
-            put_len(&mut out, v.len())?;
-            out.extend_from_slice(v);
+    // TTHeader carries the ACL token in a block of its own.
+    let strings = || headers.iter().filter(|(k, _)| format == Format::THeader || *k != ACL_TOKEN_KEY.as_bytes());
+    let count = strings().count();
+    if count > 0 {
+        put_int(out, INFO_KEY_VALUE);
+        put_len(out, count)?;
+        for (k, v) in strings() {
+            put_len(out, k.len())?;
+            out.put_slice(k);
+            put_len(out, v.len())?;
+            out.put_slice(v);
         }
     }
     if format == Format::TTHeader {
-        let ints: Vec<_> = info.headers.iter_int().collect();
-        if !ints.is_empty() {
-            out.push(INFO_INT_KEY_VALUE as u8);
-            put_len(&mut out, ints.len())?;
-            for (k, v) in ints {
+        let count = headers.iter_int().count();
+        if count > 0 {
+            out.put_u8(INFO_INT_KEY_VALUE as u8);
+            put_len(out, count)?;
+            for (k, v) in headers.iter_int() {
                 out.put_u16(k);
-                put_len(&mut out, v.len())?;
-                out.extend_from_slice(v);
+                put_len(out, v.len())?;
+                out.put_slice(v);
             }
         }
-        if let Some(token) = info.headers.get_bytes(ACL_TOKEN_KEY.as_bytes()) {
-            out.push(INFO_ACL_TOKEN as u8);
-            put_len(&mut out, token.len())?;
-            out.extend_from_slice(token);
+        if let Some(token) = headers.get_bytes(ACL_TOKEN_KEY.as_bytes()) {
+            out.put_u8(INFO_ACL_TOKEN as u8);
+            put_len(out, token.len())?;
+            out.put_slice(token);
         }
     }
-    out.resize(out.len().next_multiple_of(4), 0);
-    if out.len() / 4 > usize::from(u16::MAX) {
-        return Err(too_long("the header section"));
-    }
-    Ok(out)
+    Ok(())
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+fn put_varint(out: &mut BytesMut, mut v: u32) {
     while v >= 0x80 {
-        out.push(v as u8 | 0x80);
+        out.put_u8(v as u8 | 0x80);
         v >>= 7;
     }
-    out.push(v as u8);
+    out.put_u8(v as u8);
 }
 
 #[cfg(feature = "zlib")]

@@ -38,6 +38,12 @@ impl Headers {
         Headers { strings: Vec::new(), ints: Vec::new() }
     }
 
+    /// An empty set to borrow.
+    pub(crate) fn none() -> &'static Headers {
+        static NONE: Headers = Headers::new();
+        &NONE
+    }
+
     /// The value of `key`, when it is there and UTF-8.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.get_bytes(key.as_bytes()).and_then(|v| std::str::from_utf8(v).ok())

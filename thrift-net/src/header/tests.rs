@@ -13,7 +13,7 @@ fn info(format: Format, protocol: ProtocolKind, headers: Headers) -> FrameInfo {
 
 /// Writes `info` around `payload` and gives back the frame without its length prefix.
 fn frame(info: &FrameInfo, payload: &[u8]) -> Bytes {
-    let whole = write(info, payload.len(), |b| b.put_slice(payload)).unwrap();
+    let whole = write(info, &info.headers, payload.len(), |b| b.put_slice(payload)).unwrap();
     let len = u32::from_be_bytes([whole[0], whole[1], whole[2], whole[3]]) as usize;
     assert_eq!(len, whole.len() - 4, "the length prefix counts what follows it");
     whole.slice(4..)
@@ -33,7 +33,7 @@ fn theader_bytes_are_apaches() {
     let mut headers = Headers::new();
     headers.insert("a", "b");
     let info = FrameInfo { flags: 0, ..info(Format::THeader, ProtocolKind::Binary, headers) };
-    let whole = write(&info, 1, |b| b.put_u8(0xaa)).unwrap();
+    let whole = write(&info, &info.headers, 1, |b| b.put_u8(0xaa)).unwrap();
     let expected = [0, 0, 0, 19, 0x0f, 0xff, 0, 0, 0, 0, 0, 7, 0, 2, 0, 0, 1, 1, 1, b'a', 1, b'b', 0xaa];
     assert_eq!(&whole[..], &expected[..]);
 }
@@ -44,7 +44,7 @@ fn ttheader_bytes_follow_cloudwegos_layout() {
     headers.insert("k", "v");
     headers.insert_int(super::ttheader_keys::TO_METHOD, "m");
     let info = FrameInfo { flags: 0, ..info(Format::TTHeader, ProtocolKind::Compact, headers) };
-    let whole = write(&info, 0, |_| {}).unwrap();
+    let whole = write(&info, &info.headers, 0, |_| {}).unwrap();
     let section = [
         2, 0, // protocol compact, no transforms
         0x01, 0, 1, 0, 1, b'k', 0, 1, b'v', // string key/values: u16 count, u16-length strings
@@ -80,7 +80,7 @@ fn frames_read_back_as_written() {
 #[test]
 fn a_frame_inside_a_frame_reads_and_writes_the_same_way() {
     let sent = FrameInfo { nested: true, ..info(Format::THeader, ProtocolKind::Compact, Headers::new()) };
-    let whole = write(&sent, 3, |b| b.put_slice(b"abc")).unwrap();
+    let whole = write(&sent, &sent.headers, 3, |b| b.put_slice(b"abc")).unwrap();
     let outer = u32::from_be_bytes([whole[0], whole[1], whole[2], whole[3]]) as usize;
     let inner = u32::from_be_bytes([whole[4], whole[5], whole[6], whole[7]]) as usize;
     assert_eq!((outer, inner), (whole.len() - 4, whole.len() - 8));
@@ -177,7 +177,7 @@ fn header_counts_are_bounded_before_anything_is_read() {
 fn too_long_a_ttheader_value_is_refused_when_written() {
     let mut headers = Headers::new();
     headers.insert("big", vec![b'x'; 70_000]);
-    let e = write(&info(Format::TTHeader, ProtocolKind::Binary, headers), 0, |_| {}).unwrap_err();
+    let e = write(&info(Format::TTHeader, ProtocolKind::Binary, Headers::new()), &headers, 0, |_| {}).unwrap_err();
     assert!(e.to_string().contains("too long for the format"), "{e}");
 }
 

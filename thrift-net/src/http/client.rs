@@ -16,6 +16,7 @@ use crate::channel::{CallError, Channel, Reply};
 use crate::client::ClientConfig;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::{encode_message, Framing};
+use crate::header::Headers;
 use crate::incoming::with_protocol;
 use crate::message::Message;
 
@@ -83,7 +84,7 @@ impl HttpClient {
             method
         };
         let message = Message::new(MessageHeader { name, kind, seqid }, args);
-        let body = with_protocol!(self.config.protocol, P => encode_message::<P, A>(&message, &Framing::Bare))?;
+        let body = with_protocol!(self.config.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))?;
         let max = self.config.limits.max_message_len;
         if body.len() > max {
             let kind = TransportErrorKind::MessageTooLarge { len: body.len() as u64, max };
