@@ -60,7 +60,7 @@ struct Doc<'a> {
     title: &'a str,
     #[thrift(id = 3)]
     body: Bytes,
-    /// Not a literal: no default in the IDL (the reader applies it in Rust).
+    /// Not a literal, but an enum value: rendered as the IDL spells it.
     #[thrift(id = 4, default = Color::Green)]
     color: Color,
     #[thrift(id = 5, default = 3)]
@@ -122,9 +122,9 @@ fn a_rich_struct_renders_in_dependency_order() {
   2: string title
   3: binary body
   /**
-   * Not a literal: no default in the IDL (the reader applies it in Rust).
+   * Not a literal, but an enum value: rendered as the IDL spells it.
    */
-  4: Color color
+  4: Color color = Color.Green
   5: i32 retries = 3
   6: i16 offset = -1
   7: string owner = \"nobody\"

@@ -4,12 +4,17 @@
 //! [`Encode`](crate::Encode) and [`Decode`](crate::Decode) know only bytes, and [`IdlType`],
 //! which the derives emit beside them, knows only how a type is spelled and defined in IDL.
 
+mod defaults;
 mod literal;
 mod render;
 mod std_types;
 
 pub use literal::IdlLiteral;
 
+#[doc(hidden)]
+pub use defaults::{
+    struct_literal, with_idl_type, CompositeLiteral, LiteralOf, NoIdlLiteral, ViaComposite, ViaIdlLiteral,
+};
 #[doc(hidden)]
 pub use render::{doc_comment, enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows};
 
