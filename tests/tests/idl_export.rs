@@ -1,10 +1,15 @@
 //! The IDL export loses nothing the derives know: typedefs for `transparent` newtypes, doc
-//! comments, every literal default, one definition per generic instantiation, unknown
-//! variants left out. The exported document equals a hand-written `.thrift` token by token,
-//! Apache's compiler accepts it without a warning, and the Python generated from it exchanges
-//! values with the Rust types in both protocols.
+//! comments, every default (literals as written; enum, struct, union and map values as IDL
+//! constants; a `with` field's as its wire value), one definition per generic instantiation,
+//! unknown variants left out, and the namespaces, typedefs and constants added to the
+//! document. The exported document equals a hand-written `.thrift` token by token, Apache's
+//! compiler accepts it without a warning, and the Python generated from it exchanges values
+//! with the Rust types in both protocols.
 //!
 //! Needs Apache's compiler and Python library: `bash scripts/install-test-deps.sh`.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use thrift_core::{Idl, ThriftEnum, ThriftStruct, ThriftUnion};
@@ -86,8 +91,33 @@ struct Account {
     friends: Page<UserId>,
     #[thrift(id = 9)]
     denied: Option<Denied>,
+    /// Defaults that are values, not literals: each as the IDL spells it.
+    #[thrift(id = 10, default = Status::Banned)]
+    fallback: Status,
+    #[thrift(id = 11, default = Page { items: vec!["x".into()], more: true })]
+    first_page: Page<String>,
+    #[thrift(id = 12, default = Contact::Email("a@example.com".into()))]
+    reach: Contact,
+    #[thrift(id = 13, default = BTreeMap::from([("a".to_owned(), vec![Status::Active])]))]
+    by_tag: BTreeMap<String, Vec<Status>>,
+    /// A `with` field: on the wire, and so in the IDL, as milliseconds.
+    #[thrift(id = 14, with = "millis", default = Duration::from_secs(30))]
+    timeout: Duration,
     #[thrift(skip)]
     cache: i32,
+}
+
+/// A `Duration` as whole milliseconds.
+mod millis {
+    use std::time::Duration;
+
+    pub fn encode(value: &Duration) -> i64 {
+        i64::try_from(value.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    pub fn decode(ms: i64) -> Result<Duration, String> {
+        u64::try_from(ms).map(Duration::from_millis).map_err(|_| format!("negative duration: {ms} ms"))
+    }
 }
 
 impl ToJson for UserId {
@@ -136,12 +166,26 @@ impl ToJson for Account {
             ("friends", Some(self.friends.to_json())),
             ("contact", self.contact.as_ref().map(ToJson::to_json)),
             ("denied", self.denied.as_ref().map(ToJson::to_json)),
+            ("fallback", Some(self.fallback.to_json())),
+            ("firstPage", Some(self.first_page.to_json())),
+            ("reach", Some(self.reach.to_json())),
+            ("byTag", Some(self.by_tag.to_json())),
+            ("timeout", Some(millis::encode(&self.timeout).to_json())),
         ])
     }
 }
 
+/// The document: the types `Account` uses, and declarations no Rust type carries.
 fn exported() -> String {
-    Idl::new().add::<Account>().render()
+    Idl::new()
+        .namespace("py", "exported")
+        .namespace("java", "com.example.exported")
+        .typedef::<BTreeMap<String, i64>>("Counters")
+        .constant("MAX_FRIENDS", &500i32)
+        .constant("DEFAULT_STATUS", &Status::Active)
+        .constant("GREETINGS", &vec!["hi".to_owned(), "hello".to_owned()])
+        .add::<Account>()
+        .render()
 }
 
 /// The tokens of an IDL document: identifiers and numbers, string literals, punctuation, and
@@ -209,6 +253,11 @@ fn account() -> Account {
         names: Page { items: vec!["a".into(), "b".into()], more: true },
         friends: Page { items: vec![UserId(1)], more: false },
         denied: Some(Denied { reason: "no".into() }),
+        fallback: Status::Active,
+        first_page: Page { items: vec![], more: false },
+        reach: Contact::Phone(1),
+        by_tag: BTreeMap::from([("b".to_owned(), vec![Status::Banned, Status::Active])]),
+        timeout: Duration::from_millis(250),
         cache: 0,
     }
 }

@@ -100,10 +100,12 @@ impl<'a> Impls<'a> {
     }
 
     /// `CompositeLiteral` for the type, its `Option<String>` literal computed by `body` (an
-    /// expression of `self`), inside `if_idl!`. No bounds on the fields: see the trait.
+    /// expression of `self`), inside `if_idl!`. No bounds on the fields (see the trait);
+    /// type parameters are bound by `IdlLiteral`, so `Page<T>`'s `Vec<T>` has a literal
+    /// inside the impl, where a field's literal is looked up generically.
     pub fn composite_literal_impl(&self, body: TokenStream) -> TokenStream {
         let krate = &self.krate;
-        let head = self.head(quote!(#krate::__private::CompositeLiteral), quote!(::core::marker::Sized), false);
+        let head = self.head(quote!(#krate::__private::CompositeLiteral), quote!(#krate::IdlLiteral), false);
         quote! {
             #krate::__private::if_idl! {
                 #head {
