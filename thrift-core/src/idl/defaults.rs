@@ -3,6 +3,10 @@
 //! else none, chosen at compile time by method resolution (autoref specialization), so
 //! asking never requires a literal.
 
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
 use super::{Idl, IdlLiteral, IdlType};
 
 /// The IDL type of a `with` field: that of the wire value its functions exchange.
@@ -58,7 +62,48 @@ macro_rules! composite_pointee {
     )+};
 }
 
-composite_pointee!(&T, Box<T>, std::sync::Arc<T>, std::rc::Rc<T>);
+composite_pointee!(&T, Box<T>, Arc<T>, Rc<T>);
+
+/// `[a, b]` of composites, `None` when one has no literal.
+fn composite_list<'a, T: CompositeLiteral + 'a>(items: impl Iterator<Item = &'a T>) -> Option<String> {
+    let items: Option<Vec<String>> = items.map(CompositeLiteral::composite_literal).collect();
+    Some(format!("[{}]", items?.join(", ")))
+}
+
+/// `{k: v}` of composite values under keys with literals, `None` when a value has none.
+fn composite_map<'a, K: IdlLiteral + 'a, V: CompositeLiteral + 'a>(
+    entries: impl Iterator<Item = (&'a K, &'a V)>,
+) -> Option<String> {
+    let entries: Option<Vec<String>> =
+        entries.map(|(k, v)| Some(format!("{}: {}", k.idl_literal(), v.composite_literal()?))).collect();
+    Some(format!("{{{}}}", entries?.join(", ")))
+}
+
+// Collections of composites: a list of structs, a map from names to structs. (Collections of
+// values with an `IdlLiteral` have one themselves.)
+macro_rules! composite_lists {
+    ($($coll:ident $(, $s:ident)?);+) => {$(
+        impl<T: CompositeLiteral $(, $s)?> CompositeLiteral for $coll<T $(, $s)?> {
+            fn composite_literal(&self) -> Option<String> {
+                composite_list(self.iter())
+            }
+        }
+    )+};
+}
+
+composite_lists!(Vec; VecDeque; BTreeSet; HashSet, S);
+
+impl<K: IdlLiteral, V: CompositeLiteral> CompositeLiteral for BTreeMap<K, V> {
+    fn composite_literal(&self) -> Option<String> {
+        composite_map(self.iter())
+    }
+}
+
+impl<K: IdlLiteral, V: CompositeLiteral, S> CompositeLiteral for HashMap<K, V, S> {
+    fn composite_literal(&self) -> Option<String> {
+        composite_map(self.iter())
+    }
+}
 
 /// The literal of a [`LiteralOf`] whose type is a [`CompositeLiteral`].
 pub trait ViaComposite {
