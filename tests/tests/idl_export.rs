@@ -177,15 +177,16 @@ impl ToJson for Account {
 
 /// The document: the types `Account` uses, and declarations no Rust type carries.
 fn exported() -> String {
-    Idl::new()
-        .namespace("py", "exported")
+    let mut idl = Idl::new();
+    idl.namespace("py", "exported")
         .namespace("java", "com.example.exported")
         .typedef::<BTreeMap<String, i64>>("Counters")
         .constant("MAX_FRIENDS", &500i32)
         .constant("DEFAULT_STATUS", &Status::Active)
         .constant("GREETINGS", &vec!["hi".to_owned(), "hello".to_owned()])
-        .add::<Account>()
-        .render()
+        .add::<Account>();
+    assert!(idl.conflicts().is_empty(), "{:?}", idl.conflicts());
+    idl.render()
 }
 
 /// The tokens of an IDL document: identifiers and numbers, string literals, punctuation, and
@@ -287,7 +288,10 @@ fn the_interop_mirrors_export_cleanly_and_interoperate() {
     use thrift_tests::derived::{Everything, Sparse};
     use thrift_tests::seed::Seed;
 
-    let text = Idl::new().add::<Everything>().add::<Sparse>().render();
+    let mut idl = Idl::new();
+    idl.add::<Everything>().add::<Sparse>();
+    assert!(idl.conflicts().is_empty(), "{:?}", idl.conflicts());
+    let text = idl.render();
     assert!(text.contains("  7: Color color = Color.Green\n"), "{text}");
     let dir = TempDir::new("mirrors-idl").unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("mirrors.thrift");

@@ -345,7 +345,9 @@
 //! (unset optional fields left out), lists, sets and maps of those, and a `with` field's
 //! default as its wire value. A value with a part no literal can spell (a hand-written type
 //! without `IdlLiteral`, an unknown enum value) shows no default; the Rust reader applies it
-//! all the same. Unknown variants and `skip` fields are Rust's alone and are left out. A name
+//! all the same. Two Rust types with one IDL name (two enums both named `Color`) are both
+//! kept in the document and reported by [`Idl::conflicts`](crate::Idl::conflicts), never
+//! one silently dropped. Unknown variants and `skip` fields are Rust's alone and are left out. A name
 //! Apache's compiler reserves (`list`, `map`, `set`, `string`, `required`, `uuid`, ...) is a
 //! compile error asking for a `name = "..."`. [`Idl::namespace`](crate::Idl::namespace),
 //! [`Idl::typedef`](crate::Idl::typedef) and [`Idl::constant`](crate::Idl::constant) add

@@ -88,7 +88,7 @@ impl<'a> Impls<'a> {
                     #[allow(unused_variables)]
                     fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
                         let idl_name: ::std::string::String = #idl_name;
-                        idl.define(&idl_name, |idl| {
+                        idl.define_type::<Self>(&idl_name, |idl| {
                             let idl_name: &str = &idl_name;
                             #render
                         });
