@@ -340,7 +340,7 @@
 //! comments as `/** */` comments, its defaults, a `typedef` for each `transparent`
 //! newtype, and one definition per instantiation of a generic type (`Page<Item>` is
 //! `Page_Item`). A default that is a literal is shown as written; any other value is
-//! rendered as an IDL constant: a derived enum's variant as `Color.Green` (its
+//! evaluated when the document is built and rendered as an IDL constant: a derived enum's variant as `Color.Green` (its
 //! [`IdlLiteral`](crate::IdlLiteral)), a derived struct or union as `{"field": value, ...}`
 //! (unset optional fields left out), lists, sets and maps of those, and a `with` field's
 //! default as its wire value. A value with a part no literal can spell (a hand-written type

@@ -59,19 +59,17 @@ fn with_fns(cx: &mut Ctxt, attrs: &MemberAttrs, ident: &Ident) -> Option<WithFns
     let narrow = |path: &(syn::Path, proc_macro2::Span)| path.0.clone();
     match (&attrs.with, &attrs.encode_with, &attrs.decode_with) {
         (None, None, None) => None,
-        (Some((module, _)), None, None) => {
+        (Some((module, span)), None, None) => {
+            // `module::encode`, spanned at the attribute's string like the module.
             let in_module = |f: &str| {
                 let mut path = module.clone();
-                path.segments.push(syn::PathSegment::from(Ident::new(
-                    f,
-                    module.segments.last().map_or_else(proc_macro2::Span::call_site, |s| s.ident.span()),
-                )));
+                path.segments.push(syn::PathSegment::from(Ident::new(f, *span)));
                 path
             };
             Some(WithFns { encode: in_module("encode"), decode: in_module("decode") })
         }
-        (Some(_), encode, decode) => {
-            let span = encode.as_ref().or(decode.as_ref()).map(|(_, span)| *span).expect("one is set");
+        (Some((_, with_span)), encode, decode) => {
+            let span = encode.as_ref().or(decode.as_ref()).map_or(*with_span, |(_, span)| *span);
             cx.push(syn::Error::new(
                 span,
                 format!(

@@ -116,13 +116,9 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     // The value as an IDL constant (`{"name": literal, ...}`), for defaults of this type.
     let literal_fields = fields.iter().map(|f| {
         let (ident, name) = (&f.ident, &f.name);
-        let wire = |value: TokenStream| match &f.with {
-            Some(WithFns { encode, .. }) => quote!(&(#encode)(#value)),
-            None => value,
-        };
         let literal = match f.requiredness {
             Requiredness::Optional => {
-                let literal = literal_of(krate, wire(quote!(v)));
+                let literal = literal_of(krate, wire_value(f, quote!(v)));
                 quote! {
                     match &self.#ident {
                         ::core::option::Option::Some(v) => ::core::option::Option::Some(#literal?),
@@ -131,7 +127,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
                 }
             }
             _ => {
-                let literal = literal_of(krate, wire(quote!(&self.#ident)));
+                let literal = literal_of(krate, wire_value(f, quote!(&self.#ident)));
                 quote!(::core::option::Option::Some(#literal?))
             }
         };
@@ -209,14 +205,9 @@ fn write_field(field: &Field) -> TokenStream {
     // the type alone rather than on a span from the field name to its type.
     let mut member = field.ident.clone();
     member.set_span(span);
-    // A `with` field writes the wire value its `encode` makes of it.
-    let wire = |value: TokenStream| match &field.with {
-        Some(WithFns { encode, .. }) => quote!(&(#encode)(#value)),
-        None => value,
-    };
     match field.requiredness {
         Requiredness::Optional => {
-            let value = wire(quote!(v));
+            let value = wire_value(field, quote!(v));
             quote_spanned! {span=>
                 if let ::core::option::Option::Some(v) = &self.#member {
                     s.field(#id, #value);
@@ -224,15 +215,25 @@ fn write_field(field: &Field) -> TokenStream {
             }
         }
         _ => {
-            let value = wire(quote_spanned!(span=> &self.#member));
+            let value = wire_value(field, quote_spanned!(span=> &self.#member));
             quote_spanned!(span=> s.field(#id, #value);)
         }
     }
 }
 
+/// What is on the wire for `value` (a reference to the field's value): the value itself, or
+/// for a `with` field a reference to what its `encode` makes of it.
+fn wire_value(field: &Field, value: TokenStream) -> TokenStream {
+    match &field.with {
+        Some(WithFns { encode, .. }) => quote!(&(#encode)(#value)),
+        None => value,
+    }
+}
+
 /// The field's default in the IDL, an `Option<String>` expression: a literal as written; any
-/// other expression evaluated and rendered when its type has an `IdlLiteral` (a derived
-/// enum, struct or union, a collection of them); for a `with` field, the wire value its
+/// other expression evaluated and rendered when it has a literal (`IdlLiteral`: numbers,
+/// strings, derived enums and collections of them; `CompositeLiteral`: derived structs,
+/// unions and newtypes, collections of them); for a `with` field, the wire value its
 /// `encode` makes of the default.
 fn idl_default(krate: &syn::Path, field: &Field) -> TokenStream {
     let Some(default) = &field.default else { return quote!(::core::option::Option::None) };
