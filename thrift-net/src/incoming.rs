@@ -227,7 +227,9 @@ impl Incoming {
     /// `UNKNOWN_METHOD`: no method by that name.
     #[doc(hidden)]
     pub fn unknown_method(&self) -> Outgoing {
-        let message = format!("unknown method {}", self.method());
+        // The whole name, `Service:` prefix and all: what the caller asked for.
+        let name = std::str::from_utf8(&self.message[self.name_start..self.name_end]).unwrap_or_default();
+        let message = format!("unknown method {name}");
         self.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, message))
     }
 

@@ -174,7 +174,7 @@ async fn failures_are_answered_with_the_requests_seqid_and_the_connection_goes_o
         }
         assert!((11..=13).contains(&seqid), "{what}: seqid {seqid}");
     }
-    // A multiplexed name reaches a plain service too: the prefix is not its concern.
+    // A multiplexed name reaches a plain service when it names that service...
     conn.send(&encode_call(
         ProtocolKind::Binary,
         false,
@@ -187,7 +187,19 @@ async fn failures_are_answered_with_the_requests_seqid_and_the_connection_goes_o
     let reply = conn.read_reply().await;
     assert_eq!(reply.seqid(), 14);
     assert_eq!(reply.into_result::<Returns<HelloResponse>, HelloError>().unwrap().message, "hello, m");
-    assert_eq!(handle.metrics().errors, 3);
+    // ...and is an unknown method when it names another, as in Apache's plain processors.
+    conn.send(&encode_call(ProtocolKind::Binary, false, "Bogus:sayHello", MessageType::Call, 15, &say_hello("m")))
+        .await;
+    let reply = conn.read_reply().await;
+    assert_eq!(reply.seqid(), 15);
+    match reply.into_result::<Returns<HelloResponse>, HelloError>() {
+        Err(CallError::Application(e)) => {
+            assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod);
+            assert_eq!(e.message, "unknown method Bogus:sayHello");
+        }
+        other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
+    }
+    assert_eq!(handle.metrics().errors, 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -175,6 +175,11 @@ fn server(names: &Names<'_>) -> TokenStream {
                 request: #net::Incoming,
             ) -> impl ::core::future::Future<Output = #net::Outgoing> + ::core::marker::Send + '_ {
                 async move {
+                    // A `Service:` prefix must name this service, as Apache's plain
+                    // processors answer any other with "unknown method".
+                    if request.service().is_some_and(|service| service != #name) {
+                        return request.unknown_method();
+                    }
                     match request.method() {
                         #(#arms)*
                         _ => request.unknown_method(),
