@@ -175,6 +175,10 @@ impl Walk {
     /// Walks tokens from the walk's position until nothing is open. `r` reads the same
     /// buffer, at the walk's position. A token cut short by the end of the buffer stops it
     /// with [`ErrorKind::Truncated`] or [`Halt::Short`] and leaves the position at its start.
+    ///
+    /// Always inlined into its two callers (the scanner's step and `skip`): a scan of a
+    /// small message, or of one arriving a few bytes at a time, is mostly this call.
+    #[inline(always)]
     pub(crate) fn run<P: Protocol>(&mut self, r: &mut Reader<'_>) -> Result<(), Halt> {
         debug_assert_eq!(r.position(), self.pos);
         loop {
@@ -227,6 +231,7 @@ impl Walk {
     }
 
     /// Opens the frame of a struct whose fields start at the walk's position.
+    #[inline]
     pub(crate) fn open_struct(&mut self) -> Result<()> {
         self.open(Frame::Struct { last_id: 0, any: false }, TType::Struct, None)
     }
