@@ -1,11 +1,13 @@
-//! The resumable `Scanner` on its own: whole messages in one call, and the same messages fed
-//! 16 bytes at a time (a growing buffer, as a socket fills it), for the codec's three shapes
-//! (`small`, `medium`, `large` from `benches/src/data.rs`) and the transport bench's call
-//! arguments (`args-medium`, `args-large`), in both protocols.
+//! The walker's callers on their own: the resumable `Scanner` over whole messages in one
+//! call and over the same messages fed 16 bytes at a time (a growing buffer, as a socket
+//! fills it), `skip` over the message's struct, and a decode whose struct knows one field of
+//! the message (the rest skipped as unknown fields), for the codec's three shapes (`small`,
+//! `medium`, `large` from `benches/src/data.rs`) and the transport bench's call arguments
+//! (`args-medium`, `args-large`), in both protocols.
 //!
-//! It uses only `thrift_net::{Scan, Scanner}` and `thrift_core::to_vec`, which are the same
-//! before and after the walker moved into thrift-core (#15), so the same file builds against
-//! either commit for a same-run comparison.
+//! It uses only `thrift_net::{Scan, Scanner}`, `thrift_core::{skip, to_vec}` and the derives,
+//! which are the same before and after the walker moved into thrift-core (#15), so the same
+//! file builds against either commit for a same-run comparison.
 //!
 //! Run: `cargo bench -p thrift-benches --bench scan` prints ns per message for every cell (thread
 //! CPU time, best of many short rounds). For instruction counts, run the built binary under
@@ -16,6 +18,8 @@
 //!     count compact large whole 20
 //! ```
 //!
+//! (modes: `whole`, `trickle16`, `skip`, `unknown`)
+//!
 //! and divide the total by the iterations (`count` prints the message length and cell).
 
 use std::hint::black_box;
@@ -24,7 +28,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use cpu_time::ThreadTime;
 use thrift_benches::data::Values;
-use thrift_core::{Binary, Compact, Encode, Limits, MessageHeader, MessageType, Protocol, ThriftStruct};
+use thrift_core::{
+    skip, Binary, Compact, Decode, Encode, Limits, MessageHeader, MessageType, Protocol, Reader, TType, ThriftStruct,
+};
 use thrift_net::{Scan, Scanner};
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
@@ -54,6 +60,13 @@ struct Args {
     items: Vec<Item>,
     #[thrift(id = 4)]
     blob: Bytes,
+}
+
+/// A reader that knows none of any shape's fields: all of them are skipped as unknown.
+#[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+struct Sparse {
+    #[thrift(id = 100)]
+    other: Option<i64>,
 }
 
 fn args(items: usize, blob: usize) -> Args {
@@ -98,29 +111,54 @@ fn shapes<P: Protocol>() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// How a message reaches the scanner.
+/// What is timed.
 #[derive(Clone, Copy)]
 enum Mode {
-    /// All of it in one call.
+    /// The scanner over all of the message in one call.
     Whole,
-    /// A buffer growing 16 bytes at a time, scanned after each growth.
+    /// The scanner over a buffer growing 16 bytes at a time, scanned after each growth.
     Trickle16,
+    /// `skip` over the message's struct.
+    Skip,
+    /// A decode of the message's struct into [`Sparse`], which skips every field.
+    Unknown,
 }
+
+const MODES: [Mode; 4] = [Mode::Whole, Mode::Trickle16, Mode::Skip, Mode::Unknown];
 
 impl Mode {
     fn name(self) -> &'static str {
         match self {
             Mode::Whole => "whole",
             Mode::Trickle16 => "trickle16",
+            Mode::Skip => "skip",
+            Mode::Unknown => "unknown",
         }
     }
 }
 
-/// Scans `message` once in `mode`; its length.
+/// The length of the envelope `message` starts with.
+fn envelope_len<P: Protocol>(message: &[u8]) -> usize {
+    let mut r = Reader::new(message);
+    P::read_message_begin(&mut r).expect("an envelope");
+    r.position()
+}
+
+/// Walks `message` (whose struct starts at `body`) once in `mode`; its length.
 #[inline(always)]
-fn scan_once<P: Protocol>(scanner: &mut Scanner<P>, message: &[u8], mode: Mode) -> usize {
+fn scan_once<P: Protocol>(scanner: &mut Scanner<P>, message: &[u8], body: usize, mode: Mode) -> usize {
     scanner.reset();
     match mode {
+        Mode::Skip => {
+            let mut r = Reader::new(black_box(&message[body..]));
+            skip::<P>(&mut r, TType::Struct).expect("skips");
+            body + r.position()
+        }
+        Mode::Unknown => {
+            let mut r = Reader::new(black_box(&message[body..]));
+            black_box(Sparse::decode::<P>(&mut r).expect("decodes"));
+            body + r.position()
+        }
         Mode::Whole => match scanner.scan(black_box(message)) {
             Ok(Scan::Complete(n)) => n,
             other => panic!("{other:?}"),
@@ -142,9 +180,10 @@ fn scan_once<P: Protocol>(scanner: &mut Scanner<P>, message: &[u8], mode: Mode) 
 /// The timed loop (its name is what callgrind's `--toggle-collect` matches).
 #[inline(never)]
 fn scan_loop<P: Protocol>(scanner: &mut Scanner<P>, message: &[u8], mode: Mode, iters: usize) -> usize {
+    let body = envelope_len::<P>(message);
     let mut total = 0;
     for _ in 0..iters {
-        total += scan_once(scanner, message, mode);
+        total += scan_once(scanner, message, body, mode);
     }
     total
 }
@@ -173,16 +212,11 @@ fn count<P: Protocol>(shape: &str, mode: Mode, iters: usize) {
 
 fn summary<P: Protocol>(rounds: usize) {
     for (name, message) in shapes::<P>() {
-        let whole = time::<P>(&message, Mode::Whole, rounds);
-        let trickle = time::<P>(&message, Mode::Trickle16, rounds);
-        println!(
-            "{:<8} {:<12} {:>8} B  whole {:>11.1} ns  trickle16 {:>11.1} ns",
-            P::NAME,
-            name,
-            message.len(),
-            whole,
-            trickle
-        );
+        let mut line = format!("{:<8} {:<12} {:>8} B", P::NAME, name, message.len());
+        for mode in MODES {
+            line += &format!("  {} {:>10.1}", mode.name(), time::<P>(&message, mode, rounds));
+        }
+        println!("{line}");
     }
 }
 
@@ -190,7 +224,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     // `cargo test --benches` runs each benchmark with --test: one pass of every cell then.
     if args.iter().any(|a| a == "--test" || a == "--list") {
-        for mode in [Mode::Whole, Mode::Trickle16] {
+        for mode in MODES {
             for (_, m) in shapes::<Binary>() {
                 scan_loop(&mut Scanner::<Binary>::new(Limits::default()), &m, mode, 1);
             }
@@ -202,11 +236,7 @@ fn main() {
     }
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["count", protocol, shape, mode, iters] => {
-            let mode = match mode {
-                "whole" => Mode::Whole,
-                "trickle16" => Mode::Trickle16,
-                _ => panic!("mode: whole or trickle16"),
-            };
+            let mode = MODES.into_iter().find(|m| m.name() == mode).expect("mode: whole, trickle16, skip or unknown");
             let iters = iters.parse().expect("iterations");
             match protocol {
                 "binary" => count::<Binary>(shape, mode, iters),
