@@ -21,6 +21,7 @@
 //! (modes: `whole`, `trickle16`, `skip`, `unknown`)
 //!
 //! and divide the total by the iterations (`count` prints the message length and cell).
+//! `time PROTOCOL SHAPE MODE` times one cell alone.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -202,8 +203,13 @@ fn time<P: Protocol>(message: &[u8], mode: Mode, rounds: usize) -> f64 {
     best.as_nanos() as f64 / n as f64
 }
 
-fn count<P: Protocol>(shape: &str, mode: Mode, iters: usize) {
+/// One cell: `iters` runs of it (for callgrind), or without `iters` its time.
+fn one<P: Protocol>(shape: &str, mode: Mode, iters: Option<usize>) {
     let (name, message) = shapes::<P>().into_iter().find(|(n, _)| *n == shape).expect("a known shape");
+    let Some(iters) = iters else {
+        println!("{} {name} {} {} B {:.1} ns", P::NAME, mode.name(), message.len(), time::<P>(&message, mode, 1001));
+        return;
+    };
     let mut scanner = Scanner::<P>::new(Limits::default());
     let total = scan_loop(&mut scanner, &message, mode, iters);
     assert_eq!(total, message.len() * iters);
@@ -235,12 +241,14 @@ fn main() {
         return;
     }
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["count", protocol, shape, mode, iters] => {
+        ["count", protocol, shape, mode, ref iters @ ..] | ["time", protocol, shape, mode, ref iters @ ..]
+            if iters.len() == usize::from(args[0] == "count") =>
+        {
             let mode = MODES.into_iter().find(|m| m.name() == mode).expect("mode: whole, trickle16, skip or unknown");
-            let iters = iters.parse().expect("iterations");
+            let iters = iters.first().map(|n| n.parse().expect("iterations"));
             match protocol {
-                "binary" => count::<Binary>(shape, mode, iters),
-                "compact" => count::<Compact>(shape, mode, iters),
+                "binary" => one::<Binary>(shape, mode, iters),
+                "compact" => one::<Compact>(shape, mode, iters),
                 _ => panic!("protocol: binary or compact"),
             }
         }

@@ -578,11 +578,12 @@ pub(crate) fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
 /// still to come, and whether the run stopped at a varint of full length or longer. That one
 /// is left to the protocol's reader, which alone decides whether its last byte fits the type.
 ///
-/// A varint ends at each byte with its high bit clear. Runs of short varints go eight bytes
-/// at a time, counting the ends in a word; a word that may hold a long one is passed one
-/// varint at a time, each found from a word too, and then the run goes on eight bytes at a
-/// time again (a list of mixed lengths would otherwise walk byte by byte from its first long
-/// varint on). Only the last few bytes of the buffer are looked at one by one.
+/// A varint ends at each byte with its high bit clear. Runs go eight bytes at a time,
+/// counting the ends in a word. A word that may hold a long varint is passed one varint at a
+/// time, each found from a word too, and then the run goes on eight bytes at a time again (a
+/// list of mixed lengths would otherwise go byte by byte from its first long varint on). The
+/// last few varints go byte by byte, without a branch on each byte's high bit (which would
+/// mispredict on every change of length).
 #[inline]
 pub(crate) fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -591,41 +592,47 @@ pub(crate) fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (
     // `start`: the end of the last complete varint; `i`: the next byte to look at.
     let mut start = 0;
     let mut i = 0;
-    loop {
-        // With at least 8 varints to go, every byte of the next word belongs to the list.
-        while left >= 8 {
-            let Some(word) = word_at(bytes, i) else { break };
-            let ends = !word & HIGH;
-            // A run of continuation bytes as long as the limit may start a full-length
-            // varint: let the loop below find it.
-            if ends == 0
-                || (i - start) + (ends.trailing_zeros() / 8) as usize >= limit
-                || (limit < 8 && has_run(word & HIGH, limit))
-            {
-                break;
-            }
-            left -= ends.count_ones() as usize;
-            start = i + 8 - (ends.leading_zeros() / 8) as usize;
-            i += 8;
-        }
-        // One varint at a time from the end of the last complete one, past the word the
-        // loop above stopped at (or to the end, with fewer than 8 to go).
-        let past = i + 8;
-        while start < past {
-            if left == 0 {
-                return (start, 0, false);
-            }
-            match varint_len(bytes, start, limit) {
-                Some(Ok(len)) => {
-                    start += len;
-                    left -= 1;
+    // With at least 8 varints to go, every byte of the next word belongs to the list.
+    while left >= 8 {
+        let Some(word) = word_at(bytes, i) else { break };
+        let ends = !word & HIGH;
+        // A run of continuation bytes as long as the limit may start a full-length varint:
+        // step over the varints to the end of this word one at a time.
+        if ends == 0
+            || (i - start) + (ends.trailing_zeros() / 8) as usize >= limit
+            || (limit < 8 && has_run(word & HIGH, limit))
+        {
+            let past = i + 8;
+            while start < past && left > 0 {
+                match varint_len(bytes, start, limit) {
+                    Some(Ok(len)) => {
+                        start += len;
+                        left -= 1;
+                    }
+                    Some(Err(())) => return (start, left, true),
+                    None => return (start, left, false),
                 }
-                Some(Err(())) => return (start, left, true),
-                None => return (start, left, false),
             }
+            i = start;
+            continue;
         }
-        i = start;
+        left -= ends.count_ones() as usize;
+        start = i + 8 - (ends.leading_zeros() / 8) as usize;
+        i += 8;
     }
+    let mut run = i - start;
+    while left > 0 {
+        let Some(&b) = bytes.get(i) else { break };
+        i += 1;
+        let end = b < 0x80;
+        left -= end as usize;
+        start = if end { i } else { start };
+        run = if end { 0 } else { run + 1 };
+        if run >= limit {
+            return (start, left, true);
+        }
+    }
+    (start, left, false)
 }
 
 /// The eight bytes at `at` as a little-endian word, if they are all there.
