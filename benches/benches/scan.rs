@@ -20,7 +20,8 @@
 //!
 //! (modes: `whole`, `trickle16`, `skip`, `unknown`)
 //!
-//! and divide the total by the iterations (`count` prints the message length and cell).
+//! and divide the total by the iterations (`count` prints the message length and cell);
+//! `benches/scripts/scan-callgrind.sh OLD_BIN NEW_BIN` does that for every cell.
 //! `time PROTOCOL SHAPE MODE` times one cell alone.
 
 use std::hint::black_box;
