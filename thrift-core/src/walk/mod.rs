@@ -175,6 +175,10 @@ impl Walk {
     /// Walks tokens from the walk's position until nothing is open. `r` reads the same
     /// buffer, at the walk's position. A token cut short by the end of the buffer stops it
     /// with [`ErrorKind::Truncated`] or [`Halt::Short`] and leaves the position at its start.
+    ///
+    /// Always inlined into its two callers (the scanner's step and `skip`): a scan of a
+    /// small message, or of one arriving a few bytes at a time, is mostly this call.
+    #[inline(always)]
     pub(crate) fn run<P: Protocol>(&mut self, r: &mut Reader<'_>) -> Result<(), Halt> {
         debug_assert_eq!(r.position(), self.pos);
         loop {
@@ -227,6 +231,7 @@ impl Walk {
     }
 
     /// Opens the frame of a struct whose fields start at the walk's position.
+    #[inline]
     pub(crate) fn open_struct(&mut self) -> Result<()> {
         self.open(Frame::Struct { last_id: 0, any: false }, TType::Struct, None)
     }
@@ -573,9 +578,12 @@ pub(crate) fn varint_max_bytes<P: Protocol>(t: TType) -> Option<usize> {
 /// still to come, and whether the run stopped at a varint of full length or longer. That one
 /// is left to the protocol's reader, which alone decides whether its last byte fits the type.
 ///
-/// A varint ends at each byte with its high bit clear. Long runs go eight bytes at a time,
-/// counting the ends in a word; the rest byte by byte, but without a branch on each byte's
-/// high bit (which would mispredict on every change of length).
+/// A varint ends at each byte with its high bit clear. Runs go eight bytes at a time,
+/// counting the ends in a word. A word that may hold a long varint is passed one varint at a
+/// time, each found from a word too, and then the run goes on eight bytes at a time again (a
+/// list of mixed lengths would otherwise go byte by byte from its first long varint on). The
+/// last few varints go byte by byte, without a branch on each byte's high bit (which would
+/// mispredict on every change of length).
 #[inline]
 pub(crate) fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (usize, usize, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -586,16 +594,27 @@ pub(crate) fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (
     let mut i = 0;
     // With at least 8 varints to go, every byte of the next word belongs to the list.
     while left >= 8 {
-        let Some(Ok(word)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) else { break };
-        let word = u64::from_le_bytes(word);
+        let Some(word) = word_at(bytes, i) else { break };
         let ends = !word & HIGH;
         // A run of continuation bytes as long as the limit may start a full-length varint:
-        // let the byte loop find it.
+        // step over the varints to the end of this word one at a time.
         if ends == 0
             || (i - start) + (ends.trailing_zeros() / 8) as usize >= limit
             || (limit < 8 && has_run(word & HIGH, limit))
         {
-            break;
+            let past = i + 8;
+            while start < past && left > 0 {
+                match varint_len(bytes, start, limit) {
+                    Some(Ok(len)) => {
+                        start += len;
+                        left -= 1;
+                    }
+                    Some(Err(())) => return (start, left, true),
+                    None => return (start, left, false),
+                }
+            }
+            i = start;
+            continue;
         }
         left -= ends.count_ones() as usize;
         start = i + 8 - (ends.leading_zeros() / 8) as usize;
@@ -614,6 +633,41 @@ pub(crate) fn skip_varints(bytes: &[u8], mut left: usize, max_bytes: usize) -> (
         }
     }
     (start, left, false)
+}
+
+/// The eight bytes at `at` as a little-endian word, if they are all there.
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let word = bytes.get(at..at.checked_add(8)?)?;
+    Some(u64::from_le_bytes(word.try_into().ok()?))
+}
+
+/// The length of the varint at `at` when it has fewer than `limit + 1` bytes; `Err` when
+/// it has `limit` continuation bytes or more (full length or longer); `None` when it is cut
+/// short by the end of `bytes` before either is known.
+#[inline(always)]
+fn varint_len(bytes: &[u8], at: usize, limit: usize) -> Option<Result<usize, ()>> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut k = 0;
+    if let Some(word) = word_at(bytes, at) {
+        let ends = !word & HIGH;
+        if ends != 0 {
+            let run = (ends.trailing_zeros() / 8) as usize;
+            return Some(if run >= limit { Err(()) } else { Ok(run + 1) });
+        }
+        // Eight continuation bytes: the rest one by one (only a 64-bit varint gets here).
+        k = 8;
+    }
+    loop {
+        if k >= limit {
+            return Some(Err(()));
+        }
+        let b = *bytes.get(at + k)?;
+        k += 1;
+        if b < 0x80 {
+            return Some(Ok(k));
+        }
+    }
 }
 
 /// Whether `flags` (the high bit of each byte) holds `run` consecutive set bytes.

@@ -179,6 +179,20 @@ proptest! {
     ) {
         proptest::prop_assert_eq!(skip_varints(&bytes, left, max), skip_varints_bytewise(&bytes, left, max));
     }
+
+    #[test]
+    fn skip_varints_of_mixed_lengths_matches_bytewise(
+        // Whole varints of 1 to 11 bytes (past every type's full length), as lists of
+        // integers of varying magnitude hold, cut anywhere.
+        lens in proptest::collection::vec(1usize..=11, 0..60),
+        cut in any::<proptest::sample::Index>(),
+        left in 0usize..70,
+        max in proptest::prop_oneof![Just(3usize), Just(5usize), Just(10usize)],
+    ) {
+        let mut bytes: Vec<u8> = lens.iter().flat_map(|&n| std::iter::repeat(0x80).take(n - 1).chain([0x01])).collect();
+        bytes.truncate(cut.index(bytes.len() + 1));
+        proptest::prop_assert_eq!(skip_varints(&bytes, left, max), skip_varints_bytewise(&bytes, left, max));
+    }
 }
 
 #[test]
