@@ -291,3 +291,44 @@ impl ServerCertVerifier for ListedOrChained {
         self.webpki.supported_verify_schemes()
     }
 }
+
+/// TLS for connections a [`Pool`](crate::Pool) opens: the client configuration, and the name
+/// every endpoint's certificate must carry (the endpoints are addresses, so the name is
+/// given here). Set it as [`PoolConfig::tls`](crate::PoolConfig::tls).
+///
+/// ```no_run
+/// use thrift_net::{tls, Pool, PoolConfig};
+/// let tls = tls::ClientTls::new(tls::client_config("ca.pem", None)?, "service.internal");
+/// let pool = Pool::new(["10.0.0.1:9443".parse()?], PoolConfig { tls: Some(tls), ..PoolConfig::default() });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct ClientTls {
+    /// The rustls configuration every connection uses.
+    pub config: Arc<rustls::ClientConfig>,
+    /// The DNS name (or IP address) the servers' certificates must be valid for.
+    pub server_name: String,
+}
+
+impl ClientTls {
+    /// TLS with `config`, checking certificates for `server_name`.
+    pub fn new(config: Arc<rustls::ClientConfig>, server_name: impl Into<String>) -> Self {
+        ClientTls { config, server_name: server_name.into() }
+    }
+}
+
+impl fmt::Debug for ClientTls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientTls").field("server_name", &self.server_name).finish_non_exhaustive()
+    }
+}
+
+/// The same name and the same configuration (the one `Arc`): rustls configurations have no
+/// equality of their own.
+impl PartialEq for ClientTls {
+    fn eq(&self, other: &Self) -> bool {
+        self.server_name == other.server_name && Arc::ptr_eq(&self.config, &other.config)
+    }
+}
+
+impl Eq for ClientTls {}

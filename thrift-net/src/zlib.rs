@@ -83,12 +83,6 @@ impl<S> ZlibStream<S> {
     pub fn into_inner(self) -> S {
         self.inner
     }
-
-    /// Splits into a reading half and a writing half over `S`'s own halves.
-    pub(crate) fn split_with<R, W>(self, split: impl FnOnce(S) -> (R, W)) -> (ZlibReader<R>, ZlibWriter<W>) {
-        let (rd, wr) = split(self.inner);
-        (ZlibReader { inner: rd, inflate: self.inflate }, ZlibWriter { inner: wr, deflate: self.deflate })
-    }
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for ZlibStream<S> {

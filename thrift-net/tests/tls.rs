@@ -268,3 +268,25 @@ fn pem_problems_name_the_file_and_the_problem() {
     let both = pki.write("server.pem", &both);
     tls::server_config(&both, &both, None).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pool_opens_its_connections_over_tls() {
+    use thrift_net::{Mode, Pool, PoolConfig};
+    let pki = Pki::standard("pool");
+    let handle = start_tls(Server::new(), pki.server_config(None)).await;
+    for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
+        let tls = tls::ClientTls::new(pki.client_config(), "localhost");
+        let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), mode, ..PoolConfig::default() });
+        let client = HelloServiceClient::new(pool.clone());
+        let (a, b) = tokio::join!(
+            client.say_hello(HelloRequest { name: "ada".into() }),
+            client.say_hello(HelloRequest { name: "bob".into() })
+        );
+        assert_eq!((a.unwrap().message, b.unwrap().message), ("hello, ada".into(), "hello, bob".into()), "{mode:?}");
+    }
+    // A name the certificate does not carry: the endpoint refuses, the call is unavailable.
+    let tls = tls::ClientTls::new(pki.client_config(), "elsewhere.example");
+    let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), ..PoolConfig::default() });
+    let e = HelloServiceClient::new(pool).say_hello(HelloRequest { name: "ada".into() }).await.unwrap_err();
+    assert!(format!("{e:?}").contains("not valid for name"), "{e:?}");
+}

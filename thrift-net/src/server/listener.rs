@@ -177,7 +177,10 @@ impl<S: Stream> Stream for crate::zlib::ZlibStream<S> {
         self.get_ref().configure(keepalive);
     }
 
+    /// The server wraps each connection before any byte moves, so there is no zlib state
+    /// to carry over: each half starts its stream afresh.
     fn split(self) -> (Self::Read, Self::Write) {
-        self.split_with(S::split)
+        let (rd, wr) = self.into_inner().split();
+        (crate::zlib::ZlibReader::new(rd), crate::zlib::ZlibWriter::new(wr))
     }
 }
