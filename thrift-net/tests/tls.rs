@@ -210,8 +210,8 @@ async fn a_peer_that_never_handshakes_is_dropped_after_the_timeout() {
     assert!(matches!(read, Ok(0) | Err(_)), "closed without a byte: {read:?}");
     assert!(took >= timeout - Duration::from_millis(20), "not before the timeout: {took:?}");
     assert!(took < timeout + Duration::from_secs(2), "soon after it: {took:?}");
-    // Its place under the connection limit is free again: a real client is served.
-    eventually("the silent peer's place is given back", || handle.metrics().connections == 0).await;
+    // Its place under the connection limit (of one) is free again: a real client is served,
+    // not turned away.
     let client = connect(&handle, "localhost", pki.client_config(), ClientConfig::default()).await.unwrap();
     assert_eq!(greet(client, "ada").await.unwrap(), "hello, ada");
 }

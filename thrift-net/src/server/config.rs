@@ -63,6 +63,7 @@ impl Default for ServerConfig {
 /// | [`max_receiving_bytes`](Self::max_receiving_bytes) | 256 MiB | the connection whose partly received message would take the server over it is closed: its calls fail `Transport`; counted in `receive_budget_exceeded` |
 /// | [`handler_timeout`](Self::handler_timeout) | off | the handler is cancelled (its future dropped) and the call answered `INTERNAL_ERROR` naming the method and the timeout (`CallError::Application`); counted in `handler_timeouts` |
 /// | peer closes its connection ([`half_close`](Self::half_close) off) | — | its handlers still running are cancelled (oneway ones excepted) and their replies dropped; counted in `handlers_cancelled` |
+/// | `tls_handshake_timeout` (feature `tls`) | 10 s | a TLS peer that has not finished its handshake is disconnected, having held only its place under `max_connections`; a failed handshake closes at once, after rustls's alert |
 /// | [`tcp_keepalive`](Self::tcp_keepalive) | 60 s | a peer gone without a close (host down, cable cut) is found by the kernel's probes and its connection closed, its handlers cancelled |
 /// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
 /// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
@@ -71,7 +72,8 @@ impl Default for ServerConfig {
 /// So a misbehaving peer costs the server at most `max_pending_bytes_per_connection` in
 /// requests and replies, its share of `max_receiving_bytes` in a message arriving, and its
 /// place under `max_connections`, for at most `read_idle_timeout` (silent or trickling),
-/// `write_timeout` (not reading) or `handler_timeout` (a request that runs too long).
+/// `write_timeout` (not reading), `handler_timeout` (a request that runs too long) or
+/// `tls_handshake_timeout` (a TLS handshake never finished).
 ///
 /// ```
 /// use std::time::Duration;
