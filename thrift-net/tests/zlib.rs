@@ -210,3 +210,42 @@ fn a_zlib_bomb_is_refused_at_the_message_limit_with_bounded_memory() {
         allocated.peak >> 10
     );
 }
+
+/// The same bomb as a reply: the client inflates it only to its own message limit, fails
+/// the call with the limit's error, and stays within a few MiB.
+#[test]
+fn a_zlib_bomb_reply_fails_the_call_at_the_message_limit_with_bounded_memory() {
+    let (wire, inflated) = bomb((1u64 << 30).div_ceil((FIELD.len() * 37_449) as u64) as usize);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (outcome, allocated) = measure(|| {
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let server = async {
+                let (stream, _) = listener.accept().await.unwrap();
+                let (_rd, mut wr) = stream.into_split();
+                for piece in wire.chunks(64 * 1024) {
+                    if wr.write_all(piece).await.is_err() {
+                        break;
+                    }
+                }
+                // Hold the connection open: only the client's limit may end the call.
+                tokio::time::sleep(Duration::from_secs(30)).await;
+            };
+            let client = async {
+                let limits = Limits { max_message_len: 1 << 20, ..Limits::default() };
+                let config =
+                    ClientConfig { limits, ..zlib_config(thrift_net::Transport::Buffered, ProtocolKind::Binary) };
+                let client = HelloServiceClient::new(Client::connect(addr, config).await.unwrap());
+                client.say_hello(HelloRequest { name: "ada".into() }).await
+            };
+            tokio::select! {
+                () = server => panic!("the server gave up first"),
+                reply = within(client) => reply,
+            }
+        })
+    });
+    let e = outcome.unwrap_err().to_string();
+    assert!(e.contains("exceeds 1048576 (max_message_len)"), "the message limit's error: {e}");
+    assert!(allocated.peak < 8 << 20, "peak {} bytes for {inflated} inflated", allocated.peak);
+}
