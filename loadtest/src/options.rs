@@ -80,6 +80,10 @@ pub enum TransportFlag {
     Framed,
     /// Messages back to back.
     Buffered,
+    /// Apache's THeader frames (what fbthrift and Apache's header clients speak).
+    Header,
+    /// CloudWeGo's TTHeader frames (volo-thrift's and Kitex's default).
+    Ttheader,
 }
 
 /// The wire's protocol, as a flag.
@@ -200,6 +204,8 @@ impl Options {
         let transport = match self.transport {
             TransportFlag::Framed => Transport::Framed,
             TransportFlag::Buffered => Transport::Buffered,
+            TransportFlag::Header => Transport::Header,
+            TransportFlag::Ttheader => Transport::TTHeader,
         };
         let protocol = match self.protocol {
             ProtocolFlag::Binary => ProtocolKind::Binary,

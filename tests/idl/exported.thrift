@@ -1,10 +1,14 @@
 # What `thrift_core::Idl` exports for the types of tests/tests/idl_export.rs, written by
 # hand: the test compares the two token by token (whitespace and `#` comments aside).
 
-/**
- * A user's id.
- */
-typedef i64 UserId
+// Declarations no Rust type carries, from `Idl::namespace`, `typedef` and `constant`.
+namespace py exported
+namespace java com.example.exported
+
+typedef map<string, i64> Counters
+
+const i32 MAX_FRIENDS = 500
+
 
 /**
  * How an account stands.
@@ -17,6 +21,16 @@ enum Status {
   Banned = 2
   // The `Unknown(i32)` variant is Rust's, not the schema's.
 }
+
+// A constant of a derived enum: the value's name, as IDL spells it.
+const Status DEFAULT_STATUS = Status.Active
+
+const list<string> GREETINGS = ["hi", "hello"]
+
+/**
+ * A user's id.
+ */
+typedef i64 UserId
 
 union Contact {
   1: string email
@@ -59,5 +73,16 @@ struct Account {
   7: Page_string names
   8: Page_UserId friends
   9: optional Denied denied
+  /**
+   * Defaults that are values, not literals: each as the IDL spells it.
+   */
+  10: Status fallback = Status.Banned
+  11: Page_string firstPage = {"items": ["x"], "more": true}
+  12: Contact reach = {"email": "a@example.com"}
+  13: map<string, list<Status>> byTag = {"a": [Status.Active]}
+  /**
+   * A `with` field: on the wire, and so in the IDL, as milliseconds.
+   */
+  14: i64 timeout = 30000
   // `cache` is `skip`: not in the schema.
 }

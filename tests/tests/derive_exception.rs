@@ -69,3 +69,56 @@ fn an_exception_is_an_exception_in_the_idl() {
          exception Rejected {\n  1: required string reason\n}\n"
     );
 }
+
+/// A method's error type: one exception per variant.
+#[derive(thrift_core::ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed)]
+enum LookupError {
+    #[thrift(id = 1)]
+    NotFound(NotFound),
+    #[thrift(id = 2, name = "gone")]
+    Deleted(NotFound),
+    #[thrift(id = 5)]
+    AccessDenied(NotFound),
+}
+
+/// Named fields in another case.
+#[derive(thrift_core::ThriftUnion, Debug, Clone, PartialEq)]
+#[thrift(closed, rename_all = "camelCase")]
+enum CamelError {
+    #[thrift(id = 1)]
+    NotFound(NotFound),
+}
+
+/// An exception struct thrown on its own, at its own id and name.
+#[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+#[thrift(exception, throws(id = 3, name = "unavailable"))]
+struct Unavailable {
+    #[thrift(id = 1)]
+    retry_ms: i32,
+}
+
+fn thrown<E: thrift_core::__private::IdlThrows>() -> Vec<(i16, &'static str, String)> {
+    let mut idl = Idl::new();
+    E::idl_throws(&mut idl).into_iter().map(|f| (f.id, f.name, f.ty)).collect()
+}
+
+#[test]
+fn thrown_exceptions_have_idl_field_names_and_their_ids() {
+    // A variant is thrown under its name in snake_case, as IDL fields are spelled, unless
+    // it has a `name` (which also names the union's member) or the union a `rename_all`.
+    assert_eq!(
+        thrown::<LookupError>(),
+        [
+            (1, "not_found", "NotFound".to_owned()),
+            (2, "gone", "NotFound".into()),
+            (5, "access_denied", "NotFound".into())
+        ]
+    );
+    assert_eq!(thrown::<CamelError>(), [(1, "notFound", "NotFound".to_owned())]);
+    assert_eq!(thrown::<Unavailable>(), [(3, "unavailable", "Unavailable".to_owned())]);
+    assert_eq!(thrown::<NotFound>(), [(1, "err", "NotFound".to_owned())]);
+    // As a union the variants keep their member names.
+    let idl = Idl::new().add::<LookupError>().render();
+    assert!(idl.contains("  1: NotFound NotFound\n  2: NotFound gone\n  5: NotFound AccessDenied\n"), "{idl}");
+}

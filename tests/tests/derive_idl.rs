@@ -60,7 +60,7 @@ struct Doc<'a> {
     title: &'a str,
     #[thrift(id = 3)]
     body: Bytes,
-    /// Not a literal: no default in the IDL (the reader applies it in Rust).
+    /// Not a literal, but an enum value: rendered as the IDL spells it.
     #[thrift(id = 4, default = Color::Green)]
     color: Color,
     #[thrift(id = 5, default = 3)]
@@ -122,9 +122,9 @@ fn a_rich_struct_renders_in_dependency_order() {
   2: string title
   3: binary body
   /**
-   * Not a literal: no default in the IDL (the reader applies it in Rust).
+   * Not a literal, but an enum value: rendered as the IDL spells it.
    */
-  4: Color color
+  4: Color color = Color.Green
   5: i32 retries = 3
   6: i16 offset = -1
   7: string owner = \"nobody\"
@@ -156,4 +156,44 @@ fn field_types_are_spelled_as_in_idl() {
     assert_eq!(idl.type_name::<Vec<u8>>(), "binary");
     assert_eq!(idl.type_name::<Box<Tree>>(), "Tree");
     assert_eq!(idl.render(), [POINT, TREE].join("\n"));
+}
+
+mod elsewhere {
+    /// Another type named `Color` in IDL.
+    #[derive(thrift_core::ThriftEnum, Debug, Clone, Copy, PartialEq)]
+    #[thrift(closed, name = "Color")]
+    pub enum Hue {
+        Red = 1,
+        Teal = 4,
+    }
+}
+
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+struct Palette {
+    #[thrift(id = 1)]
+    color: Option<Color>,
+    #[thrift(id = 2)]
+    hue: Option<elsewhere::Hue>,
+    #[thrift(id = 3)]
+    hues: Vec<elsewhere::Hue>,
+}
+
+/// Two Rust types with one IDL name: not one silently dropped, but both kept and the
+/// clash reported once.
+#[test]
+fn two_types_with_one_idl_name_are_a_conflict() {
+    let mut idl = Idl::new();
+    idl.add::<Palette>();
+    assert_eq!(idl.conflicts().len(), 1, "{:?}", idl.conflicts());
+    let conflict = &idl.conflicts()[0];
+    assert!(
+        conflict.starts_with("`Color` is defined by both derive_idl::Color and derive_idl::elsewhere::Hue"),
+        "{conflict}"
+    );
+    let text = idl.render();
+    assert!(text.contains("  BLUE = -3\n") && text.contains("  Teal = 4\n"), "{text}");
+    // A type added again, or reached again through another field, is no conflict.
+    let mut idl = Idl::new();
+    idl.add::<Doc<'_>>().add::<Color>().add::<Tree>();
+    assert!(idl.conflicts().is_empty(), "{:?}", idl.conflicts());
 }

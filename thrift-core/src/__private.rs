@@ -5,7 +5,8 @@ pub use crate::__if_idl as if_idl;
 pub use crate::__if_proptest as if_proptest;
 #[cfg(feature = "idl")]
 pub use crate::idl::{
-    doc_comment, enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows,
+    doc_comment, enum_definition, service_definition, struct_definition, struct_literal, with_idl_type,
+    CompositeLiteral, IdlField, IdlMethod, IdlThrows, LiteralOf, NoIdlLiteral, ViaComposite, ViaIdlLiteral,
 };
 pub use crate::service::{Exceptions, MethodResult, ReturnField, Returns, Void};
 #[cfg(feature = "proptest")]
@@ -13,7 +14,8 @@ pub use crate::testing::Lazy;
 #[cfg(feature = "proptest")]
 pub use proptest;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::reader::Reader;
 
 /// The IDL name of one instantiation of a generic type: `Page` with `[Item]` is `Page_Item`,
 /// with `[list<string>]` `Page_list_string`. IDL has no generics, so each instantiation is
@@ -50,3 +52,59 @@ pub fn instantiation_name(name: &str, params: &[String]) -> String {
 pub fn missing_field(container: &'static str, name: &'static str, id: i16) -> Error {
     Error::missing_field(container, name, id)
 }
+
+/// A `with` field's wire slot: `None`, typed as the value `encode` returns and `decode`
+/// takes. Taking both functions makes them agree on that type at compile time, so what one
+/// peer writes the other reads.
+#[inline]
+pub fn with_slot<'a, T: 'a, W, E: std::fmt::Display>(
+    _encode: fn(&'a T) -> W,
+    _decode: fn(W) -> Result<T, E>,
+) -> Option<W> {
+    None
+}
+
+/// The result of a `with` field's `decode`, its error an
+/// [`ErrorKind::InvalidData`] at the reader's position.
+#[cold]
+pub fn with_error<E: std::fmt::Display>(error: E, r: &Reader<'_>) -> Error {
+    r.error(ErrorKind::InvalidData(error.to_string()))
+}
+
+/// The strategy of a `with` field: generated wire values its `decode` accepts.
+#[cfg(feature = "proptest")]
+pub fn with_strategy<W, T, E>(
+    sizes: crate::testing::Sizes,
+    decode: fn(W) -> Result<T, E>,
+) -> proptest::strategy::BoxedStrategy<T>
+where
+    W: crate::testing::ThriftArbitrary,
+    T: std::fmt::Debug + 'static,
+    E: 'static,
+{
+    use proptest::strategy::Strategy;
+    W::arbitrary_with(sizes).prop_filter_map(WITH_REFUSED, move |w| decode(w).ok()).boxed()
+}
+
+/// [`with_strategy`] for an optional field: sometimes `None`.
+#[cfg(feature = "proptest")]
+pub fn with_optional_strategy<W, T, E>(
+    sizes: crate::testing::Sizes,
+    decode: fn(W) -> Result<T, E>,
+) -> proptest::strategy::BoxedStrategy<Option<T>>
+where
+    W: crate::testing::ThriftArbitrary,
+    T: std::fmt::Debug + 'static,
+    E: 'static,
+{
+    use proptest::strategy::Strategy;
+    crate::testing::optional::<W>(sizes)
+        .prop_filter_map(WITH_REFUSED, move |w| match w {
+            None => Some(None),
+            Some(w) => decode(w).ok().map(Some),
+        })
+        .boxed()
+}
+
+#[cfg(feature = "proptest")]
+const WITH_REFUSED: &str = "the field's `decode` refused the generated wire value";

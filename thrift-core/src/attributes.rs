@@ -55,13 +55,88 @@
 //! | `id = N` | the field id, any `i16` (0 and negative ids allowed) |
 //! | `required` | an error when absent on read, or present with another wire type; not allowed on `Option` |
 //! | `optional` | says explicitly what an `Option` field already is |
-//! | `default = expr` | the value when absent; a string, byte string or `[..]` literal is converted with `From` (`"guest"` for a `String`, `Box<str>` or `Arc<str>`, `[1, 2]` for a `Vec` or set); literals are shown in the IDL |
+//! | `default = expr` | the value when absent; a string, byte string or `[..]` literal is converted with `From` (`"guest"` for a `String`, `Box<str>` or `Arc<str>`, `[1, 2]` for a `Vec` or set); shown in the IDL: a literal as written, any other value (`Color::Green`, a struct, a map) as the IDL constant of its value when its type has one (see [IDL](#idl)) |
 //! | `name = "..."` | the IDL name (default: the Rust name, in the struct's `rename_all` case) |
 //! | `skip` | not encoded, not in the IDL; decoded as `default` or `Default::default()` |
+//! | `with = "module"` | the field is on the wire as the Thrift value `module::encode` and `module::decode` exchange (below) |
+//! | `encode_with = "path"`, `decode_with = "path"` | the same with two functions named one by one; give both |
 //!
 //! A field whose type is not an `Option` and has neither `required` nor `default` takes
 //! `Default::default()` when absent, as Apache's default requiredness reads it; its type
 //! must implement `Default` (for a generic `T`, say so with `bound`, below).
+//!
+//! `with` puts a type that is not a Thrift type (a `Duration`, an address, a type of another
+//! crate) on the wire as one that is, as serde's `with` does. The functions have these
+//! signatures, `T` the field's type (the `T` of an `Option<T>`: an optional field stays
+//! optional), `W` any Thrift type (it may borrow: `&'a str` from the value when encoding, from
+//! the input when decoding), `E` any `Display`:
+//!
+//! ```text
+//! fn encode(value: &T) -> W
+//! fn decode(wire: W) -> Result<T, E>
+//! ```
+//!
+//! Both take the same `W`, checked at compile time, so what one peer writes the other reads;
+//! `W` is the field's wire type and its IDL type, and a `default` shows as `encode(&default)`.
+//! A value `decode` refuses is an [`ErrorKind::InvalidData`](crate::ErrorKind::InvalidData)
+//! at the field, with the error's message. `encode` runs twice per write (once to size the
+//! field, once to write it), so keep it cheap. With `ThriftArbitrary`, the field is made by
+//! `decode` from generated `W`s, those it refuses drawn again.
+//!
+//! ```
+//! use std::time::Duration;
+//! use thrift_core::{Binary, Idl, ThriftStruct};
+//!
+//! /// A `Duration` as whole milliseconds: an `i64` on the wire.
+//! mod millis {
+//!     use std::time::Duration;
+//!
+//!     pub fn encode(value: &Duration) -> i64 {
+//!         i64::try_from(value.as_millis()).unwrap_or(i64::MAX)
+//!     }
+//!
+//!     pub fn decode(ms: i64) -> Result<Duration, String> {
+//!         u64::try_from(ms).map(Duration::from_millis).map_err(|_| format!("negative duration: {ms} ms"))
+//!     }
+//! }
+//!
+//! fn to_text(addr: &std::net::Ipv4Addr) -> String {
+//!     addr.to_string()
+//! }
+//!
+//! fn from_text(text: String) -> Result<std::net::Ipv4Addr, std::net::AddrParseError> {
+//!     text.parse()
+//! }
+//!
+//! #[derive(ThriftStruct, Debug, PartialEq)]
+//! struct Timeouts {
+//!     #[thrift(id = 1, with = "millis", default = Duration::from_secs(30))]
+//!     request: Duration,
+//!     #[thrift(id = 2, with = "millis")]
+//!     idle: Option<Duration>,
+//!     #[thrift(id = 3, required, encode_with = "to_text", decode_with = "from_text")]
+//!     peer: std::net::Ipv4Addr,
+//! }
+//!
+//! let t = Timeouts { request: Duration::from_millis(1500), idle: None, peer: [10, 0, 0, 1].into() };
+//! let bytes = thrift_core::to_vec::<Binary, _>(&t);
+//! assert_eq!(thrift_core::from_slice::<Binary, Timeouts>(&bytes).unwrap(), t);
+//!
+//! let idl = Idl::new().add::<Timeouts>().render();
+//! assert!(idl.contains("1: i64 request = 30000\n  2: optional i64 idle\n  3: required string peer\n"), "{idl}");
+//!
+//! // A negative duration from a peer: an error at the field.
+//! #[derive(ThriftStruct)]
+//! struct Raw {
+//!     #[thrift(id = 1)]
+//!     request: i64,
+//!     #[thrift(id = 3)]
+//!     peer: String,
+//! }
+//! let raw = thrift_core::to_vec::<Binary, _>(&Raw { request: -1, peer: "10.0.0.1".into() });
+//! let err = thrift_core::from_slice::<Binary, Timeouts>(&raw).unwrap_err();
+//! assert_eq!(err.to_string(), "Timeouts.request (id 1): invalid data: negative duration: -1 ms at offset 11");
+//! ```
 //!
 //! Struct attributes:
 //!
@@ -219,6 +294,12 @@
 //! Union attributes: `closed`, `name`, `rename_all`, `exception`, `crate`; variant
 //! attributes: `id`, `name`, `unknown`.
 //!
+//! A union of exceptions is a method's error type (see `thrift_net::service`): each variant
+//! is thrown as its own field of the method's result, at its id, named in `throws (...)` by
+//! its `name`, else in the union's `rename_all` case, else in snake_case, as IDL fields are
+//! spelled (`NotFound(NotFoundError)` is `1: NotFoundError not_found`). An exception struct
+//! thrown on its own is `1: err`, or what its `throws(id = N, name = "...")` says.
+//!
 //! # Evolving a schema safely
 //!
 //! What each change does when a newer writer talks to an older reader (and back):
@@ -233,6 +314,7 @@
 //! | optional ↔ default requiredness | nothing changes on the wire when the value is set | a default field is always written; an optional one only when `Some` |
 //! | to or from `required` | a reader that requires it fails when it is absent | keep such changes behind a version in both peers |
 //! | rename a field or type | nothing: only ids and wire types are on the wire | nothing; other languages see the new IDL name |
+//! | give a field `with` functions | nothing when their wire type is the field's old type (`i64` milliseconds for an `i64` field) | nothing; another wire type is a change of the field's type (above) |
 //!
 //! So: give new fields new ids, make new fields optional or default, never reuse an id, and
 //! declare an `unknown` variant in every enum and union that other services may extend.
@@ -245,7 +327,7 @@
 //! type (`thrift_core::testing::ThriftArbitrary` and proptest's
 //! `Arbitrary`, so `any::<T>()` works), with the `proptest` feature; without it, nothing.
 //! Required and default fields are always set, optional ones sometimes `None`, `skip`
-//! fields take their default, open enums sometimes hold an unknown value (never a known
+//! fields take their default, `with` fields are made by their `decode`, open enums sometimes hold an unknown value (never a known
 //! one) and open unions sometimes `Unknown(0)` (the unknown case that survives a roundtrip:
 //! re-encoded, an unknown member is an empty union). Borrowed fields (`&'a str`) are
 //! generated through their owned form, for the `'static` instantiation. Sizes are bounded
@@ -255,9 +337,17 @@
 //! # IDL
 //!
 //! Every derived type renders its IDL definition, dependencies first, with its `///` doc
-//! comments as `/** */` comments, its literal defaults, a `typedef` for each `transparent`
+//! comments as `/** */` comments, its defaults, a `typedef` for each `transparent`
 //! newtype, and one definition per instantiation of a generic type (`Page<Item>` is
-//! `Page_Item`). Unknown variants and `skip` fields are Rust's alone and are left out. A name
+//! `Page_Item`). A default that is a literal is shown as written; any other value is
+//! evaluated when the document is built and rendered as an IDL constant: a derived enum's variant as `Color.Green` (its
+//! [`IdlLiteral`](crate::IdlLiteral)), a derived struct or union as `{"field": value, ...}`
+//! (unset optional fields left out), lists, sets and maps of those, and a `with` field's
+//! default as its wire value. A value with a part no literal can spell (a hand-written type
+//! without `IdlLiteral`, an unknown enum value) shows no default; the Rust reader applies it
+//! all the same. Two Rust types with one IDL name (two enums both named `Color`) are both
+//! kept in the document and reported by [`Idl::conflicts`](crate::Idl::conflicts), never
+//! one silently dropped. Unknown variants and `skip` fields are Rust's alone and are left out. A name
 //! Apache's compiler reserves (`list`, `map`, `set`, `string`, `required`, `uuid`, ...) is a
 //! compile error asking for a `name = "..."`. [`Idl::namespace`](crate::Idl::namespace),
 //! [`Idl::typedef`](crate::Idl::typedef) and [`Idl::constant`](crate::Idl::constant) add
@@ -283,4 +373,17 @@
 //!
 //! let idl = Idl::new().namespace("py", "pixels").constant("MAX_ALPHA", &1.0f64).add::<Pixel>().render();
 //! assert!(idl.starts_with("namespace py pixels\n\nconst double MAX_ALPHA = 1.0\n\nenum Color {"), "{idl}");
+//!
+//! #[derive(ThriftStruct)]
+//! struct Canvas {
+//!     #[thrift(id = 1, default = Color::Red)]
+//!     background: Color,
+//!     #[thrift(id = 2, default = Pixel { color: Color::Red, alpha: Some(0.5) })]
+//!     fill: Pixel,
+//! }
+//!
+//! let idl = Idl::new().constant("DEFAULT_COLOR", &Color::Red).add::<Canvas>().render();
+//! assert!(idl.contains("const Color DEFAULT_COLOR = Color.Red\n"), "{idl}");
+//! assert!(idl.contains("  1: Color background = Color.Red\n"), "{idl}");
+//! assert!(idl.contains("  2: Pixel fill = {\"color\": Color.Red, \"alpha\": 0.5}\n"), "{idl}");
 //! ```

@@ -40,6 +40,58 @@ pub struct Field {
     pub doc: String,
     /// `skip`: never on the wire, built from `default` or `Default::default()`.
     pub skip: bool,
+    /// `with`, or `encode_with` and `decode_with`: the field is on the wire as the value
+    /// these functions exchange.
+    pub with: Option<WithFns>,
+}
+
+/// The two functions of a `with` field.
+pub struct WithFns {
+    /// `fn(&T) -> W`, `W` a Thrift type.
+    pub encode: syn::Path,
+    /// `fn(W) -> Result<T, E>`, `E: Display`.
+    pub decode: syn::Path,
+}
+
+/// The functions `with`, `encode_with` and `decode_with` name, or `None` (with errors for a
+/// half or doubly given pair).
+fn with_fns(cx: &mut Ctxt, attrs: &MemberAttrs, ident: &Ident) -> Option<WithFns> {
+    let narrow = |path: &(syn::Path, proc_macro2::Span)| path.0.clone();
+    match (&attrs.with, &attrs.encode_with, &attrs.decode_with) {
+        (None, None, None) => None,
+        (Some((module, span)), None, None) => {
+            // `module::encode`, spanned at the attribute's string like the module.
+            let in_module = |f: &str| {
+                let mut path = module.clone();
+                path.segments.push(syn::PathSegment::from(Ident::new(f, *span)));
+                path
+            };
+            Some(WithFns { encode: in_module("encode"), decode: in_module("decode") })
+        }
+        (Some((_, with_span)), encode, decode) => {
+            let span = encode.as_ref().or(decode.as_ref()).map_or(*with_span, |(_, span)| *span);
+            cx.push(syn::Error::new(
+                span,
+                format!(
+                    "field `{ident}` has `with`, which names both functions (`encode` and `decode` in the module): \
+                     drop `encode_with`/`decode_with`, or `with`"
+                ),
+            ));
+            None
+        }
+        (None, Some(encode), Some(decode)) => Some(WithFns { encode: narrow(encode), decode: narrow(decode) }),
+        (None, Some((_, span)), None) | (None, None, Some((_, span))) => {
+            cx.push(syn::Error::new(
+                *span,
+                format!(
+                    "field `{ident}` needs both `encode_with` and `decode_with`: the two functions agree on the wire \
+                     value, so what one peer writes the other reads (for a module with `encode` and `decode`, use \
+                     `with = \"module\"`)"
+                ),
+            ));
+            None
+        }
+    }
 }
 
 /// The one field of a `transparent` newtype.
@@ -58,6 +110,10 @@ pub struct EnumVariant {
 pub struct UnionVariant {
     pub ident: Ident,
     pub name: String,
+    /// The field name when the union is a method's error type, in `throws (...)`: `name`
+    /// when given, else the variant in the union's `rename_all` case, else in snake_case
+    /// (`NotFound(NotFoundError)` is thrown as `not_found`), as IDL fields are spelled.
+    pub thrown_name: String,
     pub id: i16,
     pub ty: Type,
     pub doc: String,
@@ -204,6 +260,7 @@ pub fn parse_transparent(cx: &mut Ctxt, input: &DeriveInput) -> Option<Transpare
             "the field of a `transparent` struct is the value itself: it takes no id, requiredness or default",
         );
     }
+    reject_with(cx, &attrs, "the field of a `transparent` struct (implement the traits by hand instead)");
     if let Some(message) = unsupported_type(&field.ty) {
         cx.error(&field.ty, message);
     }
@@ -261,6 +318,7 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
             cx.push(syn::Error::new(span, "`unknown` goes on an enum variant, not a struct field"));
         }
         if let Some(span) = attrs.skip {
+            reject_with(cx, &attrs, "a `skip` field, which is not on the wire");
             if attrs.id.is_some() || attrs.required.is_some() || attrs.optional.is_some() {
                 cx.push(syn::Error::new(
                     span,
@@ -275,6 +333,7 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
                 default: attrs.default,
                 doc: String::new(),
                 skip: true,
+                with: None,
                 ident,
             });
             continue;
@@ -308,6 +367,7 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
         if let (Some(default), Some(_)) = (&attrs.default, inner) {
             cx.error(default, format!("field `{ident}` is an Option: it is None when absent and takes no `default`"));
         }
+        let with = with_fns(cx, &attrs, &ident);
         fields.push(Field {
             name: member_name(&container.attrs, &attrs, &ident),
             id,
@@ -316,6 +376,7 @@ pub fn parse_struct<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>
             default: attrs.default,
             doc: doc_of(&field.attrs),
             skip: false,
+            with,
             ident,
         });
     }
@@ -406,10 +467,23 @@ fn check_open_or_closed(
     }
 }
 
-/// `skip` is for struct fields: every variant of an enum or union is a value it can hold.
+/// `skip` and `with` are for struct fields: every variant of an enum or union is a value it
+/// can hold, of a Thrift type.
 fn reject_skip(cx: &mut Ctxt, attrs: &MemberAttrs) {
     if let Some(span) = attrs.skip {
         cx.push(syn::Error::new(span, "`skip` is for struct fields, not variants"));
+    }
+    reject_with(cx, attrs, "a variant (wrap the value in a struct field or a `transparent` newtype)");
+}
+
+/// Reports `with`, `encode_with` and `decode_with` on `what`, which cannot have them.
+pub fn reject_with(cx: &mut Ctxt, attrs: &MemberAttrs, what: &str) {
+    for (attr, given) in
+        [("with", &attrs.with), ("encode_with", &attrs.encode_with), ("decode_with", &attrs.decode_with)]
+    {
+        if let Some((_, span)) = given {
+            cx.push(syn::Error::new(*span, format!("`{attr}` is for struct fields, not {what}")));
+        }
     }
 }
 
@@ -491,7 +565,12 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
             if let Some(message) = unsupported_type(&ty) {
                 cx.error(&ty, message);
             }
+            let thrown_name = match (&attrs.name, container.attrs.rename_all) {
+                (None, None) => crate::case::RenameRule::Snake.apply(&variant.ident.to_string()),
+                _ => member_name(&container.attrs, &attrs, &variant.ident),
+            };
             variants.push(UnionVariant {
+                thrown_name,
                 name: member_name(&container.attrs, &attrs, &variant.ident),
                 ident: variant.ident.clone(),
                 id,
@@ -502,6 +581,9 @@ pub fn parse_union<'a>(cx: &mut Ctxt, input: &'a DeriveInput) -> (Container<'a>,
     }
     for v in &variants {
         crate::keywords::check(cx, &v.ident, "variant", &v.name);
+        if v.thrown_name != v.name {
+            crate::keywords::check(cx, &v.ident, "variant (as a thrown field)", &v.thrown_name);
+        }
     }
     check_unique_ids(cx, variants.iter().map(|v| (v.id, &v.ident as &dyn ToTokens, v.ident.to_string())));
     check_open_or_closed(cx, &container, unknown.as_ref(), marked, "Unknown(i16)", "members");

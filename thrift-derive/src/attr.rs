@@ -42,6 +42,18 @@ pub struct MemberAttrs {
     pub unknown: Option<proc_macro2::Span>,
     /// `skip`: not on the wire; `Default::default()` (or `default`) when decoding.
     pub skip: Option<proc_macro2::Span>,
+    /// `with = "module"`: the field goes through `module::encode` and `module::decode`.
+    pub with: Option<(Path, proc_macro2::Span)>,
+    /// `encode_with = "path"`: the function that turns the field into its wire value.
+    pub encode_with: Option<(Path, proc_macro2::Span)>,
+    /// `decode_with = "path"`: the function that turns the wire value into the field.
+    pub decode_with: Option<(Path, proc_macro2::Span)>,
+}
+
+/// The path in `name = "path"`, spanned at the string.
+fn path_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<(Path, proc_macro2::Span)> {
+    let lit = meta.value()?.parse::<LitStr>()?;
+    Ok((lit.parse::<Path>()?, lit.span()))
 }
 
 fn thrift_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -146,10 +158,16 @@ pub fn member(cx: &mut Ctxt, attrs: &[Attribute]) -> MemberAttrs {
                 out.unknown = Some(meta.path.span());
             } else if meta.path.is_ident("skip") {
                 out.skip = Some(meta.path.span());
+            } else if meta.path.is_ident("with") {
+                out.with = Some(path_value(&meta)?);
+            } else if meta.path.is_ident("encode_with") {
+                out.encode_with = Some(path_value(&meta)?);
+            } else if meta.path.is_ident("decode_with") {
+                out.decode_with = Some(path_value(&meta)?);
             } else {
                 return Err(meta.error(
-                    "unknown thrift attribute; expected `id`, `required`, `optional`, `default`, `name`, `unknown` or \
-                     `skip`",
+                    "unknown thrift attribute; expected `id`, `required`, `optional`, `default`, `name`, `unknown`, \
+                     `skip`, `with`, `encode_with` or `decode_with`",
                 ));
             }
             Ok(())

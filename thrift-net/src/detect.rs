@@ -1,5 +1,5 @@
-//! Telling the transport (framed or buffered) and protocol (binary or compact) of a
-//! connection from its first bytes.
+//! Telling the transport (framed, buffered, THeader or TTHeader) and protocol (binary or
+//! compact) of a connection from its first bytes.
 //!
 //! Every reading is tried, and the answer is given only when exactly one fits and no other
 //! could still fit with more bytes. Two that fit are an error, none is an error; it never
@@ -11,17 +11,23 @@
 //! | buffered compact | `82 VV`: `VV` has version 1 in its low 5 bits and a message type 1..=4 in its high 3 |
 //! | buffered binary, non-strict | `LL LL LL LL`, a name length 1..=4096, then that many bytes of method name (UTF-8, no control characters), then a message type byte 1..=4 |
 //! | framed, any of the three above | `NN NN NN NN`, a frame length from the smallest message of that reading up to the maximum frame size, then the same bytes as the buffered reading |
+//! | THeader, binary or compact | `NN NN NN NN 0F FF`: a frame length as above, THeader's magic, then at byte 14 the protocol id `00` (binary) or `02` (compact) |
+//! | TTHeader, binary or compact | `NN NN NN NN 10 00`: the same with TTHeader's magic |
+//! | THeader in a frame | `NN NN NN NN`, then a THeader frame whose length is four less |
 //!
 //! Why they don't collide: a frame length or non-strict name length is a non-negative `i32`,
 //! so its first byte is below `0x80`, while the strict binary and compact envelopes begin with
 //! `0x80` or `0x82`. A non-strict name cannot begin with `0x80` or `0x82` (UTF-8 continuation
 //! bytes), so a frame holding a strict or compact message is no non-strict message; and a
 //! frame holding a non-strict message puts the `00` high byte of its name length where the
-//! buffered reading wants a printable name.
+//! buffered reading wants a printable name. A header frame has `0F` or `10` where a framed
+//! envelope has `80` or `82`, and as a non-strict name length `0F FF ..` or `10 00 ..` is
+//! far beyond the longest name.
 
 use thrift_core::Limits;
 
 use crate::error::{Phase, TransportError, TransportErrorKind};
+use crate::header::{self, Format};
 
 /// The longest method name the non-strict readings consider, which bounds how many bytes
 /// detection may ask for.
@@ -29,11 +35,36 @@ pub const DETECT_MAX_NAME_LEN: usize = 4096;
 
 /// How messages are delimited on a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Transport {
     /// Each message preceded by a 4-byte big-endian length.
     Framed,
     /// Messages back to back with no length.
     Buffered,
+    /// Apache's THeader (`THeaderTransport`, magic `0x0FFF`): each message in a frame with
+    /// its protocol, sequence id, [`Headers`](crate::Headers) and optional zlib compression.
+    /// What fbthrift and Apache's header clients speak.
+    Header,
+    /// CloudWeGo's TTHeader (magic `0x1000`): THeader's layout with its own header
+    /// encoding and integer-keyed headers. volo-thrift's and Kitex's header transport. A
+    /// payload that is itself framed (volo-thrift's default, "TTHeader + framed") is read
+    /// too, and answered the same way; the client writes the message bare, which both read.
+    TTHeader,
+    /// THeader frames each inside a framed-transport frame: what Apache's header protocol
+    /// over its framed transport writes (`THeaderProtocol(TFramedTransport(socket))`, as its
+    /// cross-test programs run `--protocol header --transport framed`).
+    FramedHeader,
+}
+
+impl Transport {
+    /// The header format of a header transport.
+    pub(crate) fn header_format(self) -> Option<Format> {
+        match self {
+            Transport::Header | Transport::FramedHeader => Some(Format::THeader),
+            Transport::TTHeader => Some(Format::TTHeader),
+            Transport::Framed | Transport::Buffered => None,
+        }
+    }
 }
 
 /// The protocol messages are written in.
@@ -98,11 +129,15 @@ pub fn detect(prefix: &[u8], limits: &Limits) -> Result<Detection, TransportErro
     const READINGS: [ProtocolKind; 3] = [ProtocolKind::Binary, ProtocolKind::Compact, ProtocolKind::BinaryNonStrict];
     let mut found: Vec<Wire> = Vec::new();
     let mut need: Option<usize> = None;
-    for transport in [Transport::Buffered, Transport::Framed] {
+    const TRANSPORTS: [Transport; 5] =
+        [Transport::Buffered, Transport::Framed, Transport::Header, Transport::TTHeader, Transport::FramedHeader];
+    for transport in TRANSPORTS {
         for protocol in READINGS {
-            let verdict = match transport {
-                Transport::Buffered => envelope(protocol, prefix, usize::MAX, limits),
-                Transport::Framed => framed(protocol, prefix, limits),
+            let verdict = match (transport, transport.header_format()) {
+                (Transport::Buffered, _) => envelope(protocol, prefix, usize::MAX, limits),
+                (Transport::FramedHeader, _) => nested_header_frame(protocol, prefix, limits),
+                (_, Some(format)) => header_frame(format, protocol, prefix, limits),
+                _ => framed(protocol, prefix, limits),
             };
             match verdict {
                 Verdict::Yes => found.push(Wire { transport, protocol }),
@@ -150,6 +185,50 @@ fn framed(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
         return Verdict::No;
     }
     match envelope(protocol, &prefix[4..], len as usize, limits) {
+        Verdict::More(n) => Verdict::More(4 + n),
+        v => v,
+    }
+}
+
+/// The header readings: a plausible frame length, the format's magic, and the protocol id
+/// of `protocol` first in the header section.
+fn header_frame(format: Format, protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
+    const PROTOCOL_ID_AT: usize = 4 + header::FIXED_LEN;
+    let Some(len) = prefix.get(..4) else {
+        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    };
+    let len = i32::from_be_bytes([len[0], len[1], len[2], len[3]]);
+    // The fixed part, a header section of one word, and a message.
+    let shortest = header::FIXED_LEN + 4 + min_message_len(protocol);
+    if protocol == ProtocolKind::BinaryNonStrict || len < shortest as i32 || len as usize > limits.max_frame_len {
+        return Verdict::No;
+    }
+    let magic = format.magic().to_be_bytes();
+    match prefix.get(4..6) {
+        None if prefix.get(4).is_some_and(|b| *b != magic[0]) => Verdict::No,
+        None => Verdict::More(6),
+        Some(m) if m != magic => Verdict::No,
+        Some(_) => match prefix.get(PROTOCOL_ID_AT) {
+            None => Verdict::More(PROTOCOL_ID_AT + 1),
+            Some(id) => yes_if(header::protocol_of(u32::from(*id)) == Some(protocol)),
+        },
+    }
+}
+
+/// The nested THeader reading: a frame length, then a THeader frame whose length is four
+/// less.
+fn nested_header_frame(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
+    let Some(outer) = prefix.get(..4) else {
+        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    };
+    let outer = u32::from_be_bytes([outer[0], outer[1], outer[2], outer[3]]);
+    if outer < 4 || outer as usize > limits.max_frame_len {
+        return Verdict::No;
+    }
+    if prefix.get(4..8).is_some_and(|inner| u32::from_be_bytes([inner[0], inner[1], inner[2], inner[3]]) != outer - 4) {
+        return Verdict::No;
+    }
+    match header_frame(Format::THeader, protocol, &prefix[4..], limits) {
         Verdict::More(n) => Verdict::More(4 + n),
         v => v,
     }
@@ -282,6 +361,47 @@ mod tests {
             assert_eq!(detect_growing(&bytes).unwrap(), expected, "{bytes:02x?}");
             assert_eq!(detect(&bytes, &limits()).unwrap(), expected);
         }
+    }
+
+    /// A header frame of `format` around `msg`, with one header.
+    fn header_bytes(format: header::Format, protocol: ProtocolKind, msg: &[u8]) -> Vec<u8> {
+        let mut headers = crate::Headers::new();
+        headers.insert("k", "v");
+        let info = header::FrameInfo {
+            format,
+            flags: 0,
+            seqid: 5,
+            protocol,
+            zlib: false,
+            nested: false,
+            framed_payload: false,
+            headers: crate::Headers::new(),
+        };
+        header::write(&info, &headers, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
+    }
+
+    #[test]
+    fn detects_both_header_formats_in_both_protocols() {
+        use header::Format;
+        for (format, transport) in [(Format::THeader, Transport::Header), (Format::TTHeader, Transport::TTHeader)] {
+            for (protocol, msg) in
+                [(ProtocolKind::Binary, message::<Binary>()), (ProtocolKind::Compact, message::<Compact>())]
+            {
+                let bytes = header_bytes(format, protocol, &msg);
+                assert_eq!(detect_growing(&bytes).unwrap(), found(transport, protocol), "{bytes:02x?}");
+            }
+        }
+        // Inside a framed-transport frame.
+        for (protocol, msg) in
+            [(ProtocolKind::Binary, message::<Binary>()), (ProtocolKind::Compact, message::<Compact>())]
+        {
+            let bytes = framed_bytes(&header_bytes(Format::THeader, protocol, &msg));
+            assert_eq!(detect_growing(&bytes).unwrap(), found(Transport::FramedHeader, protocol), "{bytes:02x?}");
+        }
+        // THeader's magic with a protocol id that is neither binary nor compact.
+        let mut bytes = header_bytes(Format::THeader, ProtocolKind::Binary, &message::<Binary>());
+        bytes[14] = 1;
+        assert!(detect(&bytes, &limits()).is_err());
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub enum Phase {
     SkipDecoder,
     /// Telling the transport and protocol from a connection's first bytes.
     Detect,
+    /// Reading a THeader or TTHeader frame's header.
+    Header,
     /// Writing a message.
     Encode,
     /// The socket itself.
@@ -26,6 +28,7 @@ impl Phase {
             Phase::Frame => "framed",
             Phase::SkipDecoder => "skip-decoder",
             Phase::Detect => "protocol detection",
+            Phase::Header => "header frame",
             Phase::Encode => "encode",
             Phase::Io => "io",
         }
@@ -83,6 +86,14 @@ pub enum TransportErrorKind {
         /// The bytes of the unfinished message that had arrived.
         buffered: usize,
     },
+    /// A THeader or TTHeader frame whose header is malformed, beyond a limit, or asks for
+    /// what this build cannot do (an unknown transform or protocol id).
+    #[error("{0}")]
+    Header(String),
+    /// An HTTP exchange that failed: the request could not be made, or the answer was not a
+    /// `200 OK` with a body within the limits.
+    #[error("{0}")]
+    Http(String),
     /// First bytes that match no transport and protocol this library speaks.
     #[error("unrecognized protocol: {0}")]
     Unrecognized(&'static str),

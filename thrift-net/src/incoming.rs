@@ -3,14 +3,16 @@
 
 use std::future::Future;
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{
     ApplicationException, ApplicationExceptionKind, DecodeOwned, Encode, Limits, MessageHeader, MessageType, Protocol,
     Reader,
 };
 
-use crate::detect::ProtocolKind;
+use crate::detect::{ProtocolKind, Transport};
+use crate::framing::{encode_message, Framing};
+use crate::header::Headers;
 use crate::message::Message;
 
 /// The message of the `TApplicationException` (kind `UNKNOWN`) a [`Server`](crate::Server)
@@ -63,7 +65,7 @@ pub(crate) use with_protocol;
 pub struct Incoming {
     message: Bytes,
     protocol: ProtocolKind,
-    framed: bool,
+    framing: Framing,
     kind: MessageType,
     seqid: i32,
     /// Where the method name starts and ends in `message`; `method_start` skips a
@@ -92,6 +94,18 @@ impl Incoming {
     /// assert_eq!(request.decode_args::<i32>().unwrap(), 7);
     /// ```
     pub fn parse(message: Bytes, protocol: ProtocolKind, framed: bool, limits: Limits) -> thrift_core::Result<Self> {
+        Incoming::framed_as(message, protocol, Framing::plain(framed), limits)
+    }
+
+    /// Reads the envelope of `message`, which arrived framed as `framing` says (a header
+    /// frame names its own protocol, which overrides `protocol`).
+    pub(crate) fn framed_as(
+        message: Bytes,
+        protocol: ProtocolKind,
+        framing: Framing,
+        limits: Limits,
+    ) -> thrift_core::Result<Self> {
+        let protocol = framing.protocol().unwrap_or(protocol);
         let (kind, seqid, name_start, name_end, body_start) = {
             let mut r = Reader::from_bytes(&message).with_limits(limits);
             let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
@@ -100,7 +114,7 @@ impl Incoming {
         };
         let name = &message[name_start..name_end];
         let method_start = name.iter().position(|&b| b == b':').map_or(name_start, |i| name_start + i + 1);
-        Ok(Incoming { message, protocol, framed, kind, seqid, name_start, method_start, name_end, body_start, limits })
+        Ok(Incoming { message, protocol, framing, kind, seqid, name_start, method_start, name_end, body_start, limits })
     }
 
     /// The method name, without a multiplexed `Service:` prefix.
@@ -127,6 +141,38 @@ impl Incoming {
     /// The protocol of the request, and of the reply.
     pub fn protocol(&self) -> ProtocolKind {
         self.protocol
+    }
+
+    /// The transport the request came on, and the reply goes back on.
+    pub fn transport(&self) -> Transport {
+        self.framing.transport()
+    }
+
+    /// The headers of the request's THeader or TTHeader frame (none on other transports).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use thrift_core::{Binary, Limits, MessageHeader, MessageType};
+    /// use thrift_net::{Incoming, Message, ProtocolKind, Transport};
+    ///
+    /// let header = MessageHeader { name: "ping", kind: MessageType::Call, seqid: 1 };
+    /// let mut buf = Vec::new();
+    /// Message::new(header, &()).encode::<Binary, _>(&mut buf);
+    /// let request = Incoming::parse(Bytes::from(buf), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    /// assert_eq!(request.transport(), Transport::Framed);
+    /// assert!(request.headers().is_empty());
+    /// ```
+    pub fn headers(&self) -> &Headers {
+        match &self.framing {
+            Framing::Header(info) => &info.headers,
+            _ => Headers::none(),
+        }
+    }
+
+    /// How the request was framed.
+    #[cfg(feature = "server")]
+    pub(crate) fn framing(&self) -> &Framing {
+        &self.framing
     }
 
     /// The whole message, envelope included.
@@ -171,6 +217,13 @@ impl Incoming {
         self.exception(&ApplicationException::new(ApplicationExceptionKind::ProtocolError, message))
     }
 
+    /// The `INTERNAL_ERROR` answer (none for a oneway request): the handler panicked or ran
+    /// out of time.
+    #[cfg(any(feature = "server", feature = "http"))]
+    pub(crate) fn internal_error(&self, message: String) -> Option<Bytes> {
+        self.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
+    }
+
     /// `UNKNOWN_METHOD`: no method by that name.
     #[doc(hidden)]
     pub fn unknown_method(&self) -> Outgoing {
@@ -191,20 +244,18 @@ impl Incoming {
         }
         let header = MessageHeader { name: self.method(), kind, seqid: self.seqid };
         let message = Message::new(header, body);
-        Outgoing(Some(with_protocol!(self.protocol, P => encode_message::<P, T>(&message, self.framed))))
+        // Framed as the request was: a header frame echoes the request's flags, sequence id,
+        // protocol and compression, without its headers.
+        match with_protocol!(self.protocol, P => encode_message::<P, T>(&message, &self.framing, Headers::none())) {
+            Ok(bytes) => Outgoing(Some(bytes)),
+            // A reply frame carries no headers, and compresses only when the request was
+            // compressed and so could be read: nothing is left to fail.
+            Err(e) => {
+                tracing::error!(%e, "the reply cannot be framed; not answered");
+                Outgoing(None)
+            }
+        }
     }
-}
-
-/// A message encoded in one allocation of its exact size, after a frame header if `framed`.
-pub(crate) fn encode_message<P: Protocol, T: Encode + ?Sized>(message: &Message<'_, T>, framed: bool) -> Bytes {
-    let len = message.encoded_len::<P>();
-    let mut buf = BytesMut::with_capacity(len + if framed { 4 } else { 0 });
-    if framed {
-        buf.put_u32(len as u32);
-    }
-    message.encode::<P, _>(&mut buf);
-    debug_assert_eq!(buf.len(), len + if framed { 4 } else { 0 });
-    buf.freeze()
 }
 
 /// A service's answer to one request: the encoded reply, ready for the socket (frame

@@ -8,7 +8,10 @@
 //! - [`BufferedCodec`]: Apache's buffered transport, messages back to back with no length.
 //!   A resumable skip-decoding [`Scanner`] walks the protocol to find where each message
 //!   ends, without decoding values and without re-walking when bytes trickle in.
-//! - [`detect`] tells which of the two, and which protocol, a connection speaks from its first
+//! - THeader and TTHeader ([`Transport::Header`], [`Transport::TTHeader`]): each message in
+//!   a frame that also carries its protocol, sequence id and key/value [`Headers`]; what
+//!   fbthrift, Apache's header clients, volo-thrift and Kitex speak.
+//! - [`detect`] tells which transport, and which protocol, a connection speaks from its first
 //!   bytes.
 //!
 //! Errors are [`TransportError`]s naming the phase and the place:
@@ -23,7 +26,7 @@
 //! | `pool` | on | the connection [`Pool`] (implies `client`) |
 //! | `tower` | on | `tower::Service` for [`Client`] (implies `client`) |
 //! | `tls` | off | TLS on rustls (`ring`): `Server::bind_tls`, `Client::connect_tls`, PEM helpers in `tls` |
-//! | `zlib` | off | Apache's zlib transport: `ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib` |
+//! | `zlib` | off | Apache's zlib transport (`ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib`) and THeader's zlib transform (compressed header requests are refused without it) |
 //!
 //! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
 //! ([`Channel`], [`Service`]) and the in-process [`LocalChannel`].
@@ -164,6 +167,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "server", feature = "http"))]
+mod accept;
 mod buffered;
 mod channel;
 #[cfg(feature = "client")]
@@ -171,11 +176,17 @@ mod client;
 mod detect;
 mod error;
 mod framed;
+mod framing;
+mod header;
+#[cfg(feature = "http")]
+pub mod http;
 mod incoming;
 #[cfg(any(feature = "server", feature = "client"))]
 mod keepalive;
 mod local;
 mod message;
+#[cfg(any(feature = "server", feature = "http"))]
+mod panics;
 #[cfg(feature = "pool")]
 mod pool;
 #[cfg(feature = "server")]
@@ -192,6 +203,7 @@ pub use client::{Client, ClientConfig, RawRequest};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
+pub use header::{ttheader_keys, Headers};
 pub use incoming::{Incoming, Outgoing, Service, AT_CAPACITY, SHUTTING_DOWN};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};

@@ -8,7 +8,9 @@ use thrift_core::{Encode, Limits, MessageHeader, MessageType};
 
 use crate::channel::{CallError, Channel, Reply};
 use crate::detect::ProtocolKind;
-use crate::incoming::{encode_message, with_protocol, Incoming, Service};
+use crate::framing::{encode_message, Framing};
+use crate::header::Headers;
+use crate::incoming::{with_protocol, Incoming, Service};
 use crate::message::Message;
 
 /// A [`Channel`] that hands each call to a [`Service`] in the same process: the call is
@@ -57,7 +59,9 @@ impl<S: Service> LocalChannel<S> {
     fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Result<Incoming, CallError> {
         let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
         let message = Message::new(header, args);
-        let bytes = with_protocol!(self.protocol, P => encode_message::<P, A>(&message, false));
+        let bytes =
+            with_protocol!(self.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))
+                .map_err(CallError::Transport)?;
         Incoming::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
     }
 }

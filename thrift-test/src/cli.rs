@@ -10,7 +10,8 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use std::future::Future;
 
-use thrift_net::{tls, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
+use thrift_net::http::{serve_http, HttpClient, HttpService};
+use thrift_net::{tls, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::checks::{self, UNKNOWN};
@@ -40,20 +41,31 @@ pub enum ProtocolArg {
     /// The compact protocol, multiplexed.
     #[value(alias = "multiac")]
     Multic,
+    /// Apache's header protocol: THeader frames around binary messages.
+    Header,
+    /// The header protocol, multiplexed.
+    Multih,
 }
 
 impl ProtocolArg {
     /// The wire protocol.
     pub fn kind(self) -> ProtocolKind {
         match self {
-            ProtocolArg::Binary | ProtocolArg::Multi => ProtocolKind::Binary,
+            ProtocolArg::Binary | ProtocolArg::Multi | ProtocolArg::Header | ProtocolArg::Multih => {
+                ProtocolKind::Binary
+            }
             ProtocolArg::Compact | ProtocolArg::Multic => ProtocolKind::Compact,
         }
     }
 
     /// Whether calls carry a `Service:` prefix.
     pub fn multiplexed(self) -> bool {
-        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic)
+        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic | ProtocolArg::Multih)
+    }
+
+    /// Whether messages travel in THeader frames.
+    pub fn header(self) -> bool {
+        matches!(self, ProtocolArg::Header | ProtocolArg::Multih)
     }
 
     /// The flag's spelling.
@@ -63,6 +75,8 @@ impl ProtocolArg {
             ProtocolArg::Compact => "compact",
             ProtocolArg::Multi => "multi",
             ProtocolArg::Multic => "multic",
+            ProtocolArg::Header => "header",
+            ProtocolArg::Multih => "multih",
         }
     }
 }
@@ -74,23 +88,26 @@ pub enum TransportArg {
     Buffered,
     /// Each message after its 4-byte length.
     Framed,
+    /// Each call an HTTP `POST` of one bare message (Apache's `THttpServer`/`THttpClient`).
+    Http,
     /// Messages back to back inside Apache's zlib transport (Apache's cross-test runner
     /// passes `--transport=zlib --zlib`).
     Zlib,
 }
 
 impl TransportArg {
-    /// The transport of the messages (inside zlib for `zlib`).
-    pub fn transport(self) -> Transport {
-        match self {
-            TransportArg::Buffered | TransportArg::Zlib => Transport::Buffered,
-            TransportArg::Framed => Transport::Framed,
+    /// The transport with `protocol`: Apache's header protocol puts its THeader frames
+    /// straight on the socket over the buffered transport, and each inside a frame over the
+    /// framed one.
+    /// `None` for HTTP, which is not a transport of a socket. `zlib` is buffered, inside zlib.
+    pub fn transport(self, protocol: ProtocolArg) -> Option<Transport> {
+        match (self, protocol.header()) {
+            (TransportArg::Buffered | TransportArg::Zlib, false) => Some(Transport::Buffered),
+            (TransportArg::Framed, false) => Some(Transport::Framed),
+            (TransportArg::Buffered | TransportArg::Zlib, true) => Some(Transport::Header),
+            (TransportArg::Framed, true) => Some(Transport::FramedHeader),
+            (TransportArg::Http, _) => None,
         }
-    }
-
-    /// Whether it is carried in zlib.
-    pub fn zlib(self) -> bool {
-        self == TransportArg::Zlib
     }
 
     /// The flag's spelling.
@@ -98,8 +115,14 @@ impl TransportArg {
         match self {
             TransportArg::Buffered => "buffered",
             TransportArg::Framed => "framed",
+            TransportArg::Http => "http",
             TransportArg::Zlib => "zlib",
         }
+    }
+
+    /// Whether it is carried in zlib.
+    pub fn zlib(self) -> bool {
+        self == TransportArg::Zlib
     }
 }
 
@@ -134,6 +157,11 @@ impl Layers {
             shown.push_str("+ssl");
         }
         shown
+    }
+
+    /// Whether the connection is carried in zlib.
+    fn zlib(&self, transport: TransportArg) -> bool {
+        self.zlib || transport.zlib()
     }
 
     fn key(&self, name: &str) -> PathBuf {
@@ -195,7 +223,7 @@ pub struct ClientArgs {
 /// Runs the server until SIGINT, SIGTERM or SIGHUP.
 ///
 /// Each connection's transport and protocol are told from its first bytes, so the server
-/// answers whichever the client speaks; `--protocol multi|multic` adds `SecondService`
+/// answers whichever the client speaks; `--protocol multi|multic|multih` adds `SecondService`
 /// beside `ThriftTest` (which still takes calls without a service prefix).
 ///
 /// # Errors
@@ -232,7 +260,19 @@ async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Fu
         out.flush()
     };
     let layers = &args.layers;
-    let server = Server::builder().zlib(layers.zlib || args.transport.zlib()).build();
+    if args.transport == TransportArg::Http {
+        if layers.ssl || layers.zlib {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes neither --ssl nor --zlib"));
+        }
+        if args.domain_socket.is_some() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes a port, not a socket"));
+        }
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
+        announce(&listener.local_addr()?)?;
+        serve_http(listener, HttpService::new(service), stopped, SHUTDOWN_GRACE).await;
+        return Ok(());
+    }
+    let server = Server::builder().zlib(layers.zlib(args.transport)).build();
     match &args.domain_socket {
         Some(path) if layers.ssl => {
             Err(io::Error::new(io::ErrorKind::InvalidInput, format!("--ssl over --domain-socket {}", path.display())))
@@ -283,12 +323,12 @@ async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, Stri
 /// line per check, and returns Apache's exit-code bitmask.
 pub async fn run_client(args: ClientArgs) -> u8 {
     let config = ClientConfig {
-        transport: args.transport.transport(),
+        transport: args.transport.transport(args.protocol).unwrap_or(Transport::Buffered),
         protocol: args.protocol.kind(),
         multiplexed: args.protocol.multiplexed(),
         call_timeout: Some(CALL_TIMEOUT),
         connect_timeout: Some(CALL_TIMEOUT),
-        zlib: args.layers.zlib || args.transport.zlib(),
+        zlib: args.layers.zlib(args.transport),
         ..ClientConfig::default()
     };
     let mut code = 0;
@@ -300,25 +340,40 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             args.protocol.name(),
             args.layers.describe(args.transport)
         );
-        let client = match connect(&args, config.clone()).await {
-            Ok(client) => client,
-            Err(e) => {
-                println!("connect failed: {e}");
+        let outcome = if args.transport == TransportArg::Http {
+            let url = format!("http://{}:{}/", args.host, args.port);
+            let Ok(uri) = url.parse() else {
+                println!("not a URL: {url}");
                 return code | UNKNOWN;
-            }
+            };
+            let client = HttpClient::new(uri, config.clone());
+            run_checks(client.clone(), client, args.protocol).await
+        } else {
+            let client = match connect(&args, config.clone()).await {
+                Ok(client) => client,
+                Err(e) => {
+                    println!("connect failed: {e}");
+                    return code | UNKNOWN;
+                }
+            };
+            let outcome = run_checks(client.clone(), client.clone(), args.protocol).await;
+            client.close();
+            outcome
         };
-        let test = ThriftTestClient::new(client.clone());
-        let second = SecondServiceClient::new(client.clone());
-        let second = args.protocol.multiplexed().then_some(&second);
-        let outcome = checks::run(&test, second, CALL_TIMEOUT).await;
         for line in &outcome.lines {
             println!("{line}");
         }
-        client.close();
         code |= outcome.code;
     }
     println!("{}", if code == 0 { "All tests passed." } else { "Some tests FAILED." });
     code
+}
+
+/// Every check over `test`'s channel, and `SecondService`'s over `second` when multiplexed.
+async fn run_checks<C: Channel, D: Channel>(test: C, second: D, protocol: ProtocolArg) -> checks::Outcome {
+    let test = ThriftTestClient::new(test);
+    let second = SecondServiceClient::new(second);
+    checks::run(&test, protocol.multiplexed().then_some(&second), CALL_TIMEOUT).await
 }
 
 #[cfg(test)]
@@ -348,7 +403,7 @@ mod tests {
     fn ssl_and_zlib_as_apaches_runner_passes_them() {
         let args = ServerArgs::try_parse_from(["s", "--transport=zlib", "--zlib", "--ssl", "--port=1"]).unwrap();
         assert!(args.layers.ssl && args.layers.zlib && args.transport.zlib());
-        assert_eq!(args.transport.transport(), Transport::Buffered);
+        assert_eq!(args.transport.transport(args.protocol), Some(Transport::Buffered));
         assert_eq!(args.layers.keys_dir, PathBuf::from(DEFAULT_KEYS_DIR));
         let args = ClientArgs::try_parse_from(["c", "--transport", "framed", "--zlib", "--keys-dir", "/k"]).unwrap();
         assert_eq!(args.layers.describe(args.transport), "framed+zlib");
@@ -360,7 +415,8 @@ mod tests {
     #[test]
     fn unknown_values_are_rejected() {
         assert!(ServerArgs::try_parse_from(["s", "--protocol", "json"]).is_err());
-        assert!(ServerArgs::try_parse_from(["s", "--transport=http"]).is_err());
+        assert!(ServerArgs::try_parse_from(["s", "--protocol", "multih"]).is_ok());
+        assert!(ServerArgs::try_parse_from(["s", "--transport=zmq"]).is_err());
         assert!(ClientArgs::try_parse_from(["c", "--port", "99999"]).is_err());
     }
 }

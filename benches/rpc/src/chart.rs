@@ -24,6 +24,10 @@ fn color(pair: PairKind) -> RGBColor {
         PairKind::JavaOursPool => RGBColor(197, 176, 213),
         PairKind::Raw => RGBColor(44, 160, 44),
         PairKind::RawPipelined => RGBColor(152, 223, 138),
+        PairKind::OursHeader => RGBColor(174, 199, 232),
+        PairKind::OursTtheader => RGBColor(158, 218, 229),
+        PairKind::VoloToOurs => RGBColor(140, 86, 75),
+        PairKind::OursTtheaderToVolo => RGBColor(196, 156, 148),
     }
 }
 

@@ -78,6 +78,16 @@ pub enum PairKind {
     Raw,
     /// Pre-encoded bytes both ways, one pipelined connection.
     RawPipelined,
+    /// thrift-net's server, its pipelined client on THeader: what header framing costs.
+    OursHeader,
+    /// thrift-net's server, its pipelined client on TTHeader: what header framing costs.
+    OursTtheader,
+    /// thrift-net's server, volo-thrift's client on its defaults (TTHeader): an interop pair,
+    /// not in the default run.
+    VoloToOurs,
+    /// volo-thrift's server, thrift-net's pipelined client on TTHeader: an interop pair, not
+    /// in the default run.
+    OursTtheaderToVolo,
 }
 
 /// Where a pair's server comes from.
@@ -201,6 +211,34 @@ impl PairKind {
                 "pre-encoded requests, one connection, every call in flight, replies read in batches",
                 ServerSpec::Own(ServerKind::Raw),
                 ClientKind::RawPipelined,
+            ),
+            PairKind::OursHeader => (
+                "ours header",
+                "thrift-net `Server`",
+                "thrift-net `Client`, one pipelined connection, `Transport::Header`",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursHeader,
+            ),
+            PairKind::OursTtheader => (
+                "ours ttheader",
+                "thrift-net `Server`",
+                "thrift-net `Client`, one pipelined connection, `Transport::TTHeader`",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::OursTtheader,
+            ),
+            PairKind::VoloToOurs => (
+                "volo -> ours",
+                "thrift-net `Server` (detects TTHeader)",
+                "volo-thrift client, defaults (TTHeader + framed binary)",
+                ServerSpec::Own(ServerKind::Ours),
+                ClientKind::Volo,
+            ),
+            PairKind::OursTtheaderToVolo => (
+                "ours ttheader -> volo",
+                "volo-thrift 0.12 server, defaults",
+                "thrift-net `Client`, one pipelined connection, `Transport::TTHeader`",
+                ServerSpec::Own(ServerKind::Volo),
+                ClientKind::OursTtheader,
             ),
         };
         Pair { kind: self, name, server_text, client_text, server, client }

@@ -23,6 +23,10 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 use thrift_loadtest::options::parse_duration;
 use thrift_loadtest::{Payload, Strategy};
+use thrift_net::Transport;
+
+/// The transport of every pair of ours but the TTHeader one.
+const FRAMED: Transport = Transport::Framed;
 
 /// HelloService over loopback against volo-thrift, Apache's Rust and Java Thrift, and a
 /// raw ceiling.
@@ -77,6 +81,10 @@ pub enum ClientKind {
     OursPipelined,
     /// thrift-net's pool, exclusive mode: a connection per call in flight.
     OursPool,
+    /// thrift-net's pipelined client on the THeader transport.
+    OursHeader,
+    /// thrift-net's pipelined client on the TTHeader transport.
+    OursTtheader,
     /// thrift-net's client, one connection behind a mutex.
     OursMutex,
     /// thrift-net's client, a new connection per call.
@@ -157,10 +165,16 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
     let addr = args.addr;
     Ok(match args.client {
         ClientKind::Apache => peers::apache::load(addr, args),
-        ClientKind::OursPipelined => runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args)),
-        ClientKind::OursPool => runtime()?.block_on(peers::ours::load(Strategy::Pool, addr, args)),
-        ClientKind::OursMutex => runtime()?.block_on(peers::ours::load(Strategy::Mutex, addr, args)),
-        ClientKind::OursPerCall => runtime()?.block_on(peers::ours::load(Strategy::PerCall, addr, args)),
+        ClientKind::OursPipelined => runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args, FRAMED)),
+        ClientKind::OursPool => runtime()?.block_on(peers::ours::load(Strategy::Pool, addr, args, FRAMED)),
+        ClientKind::OursMutex => runtime()?.block_on(peers::ours::load(Strategy::Mutex, addr, args, FRAMED)),
+        ClientKind::OursPerCall => runtime()?.block_on(peers::ours::load(Strategy::PerCall, addr, args, FRAMED)),
+        ClientKind::OursHeader => {
+            runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args, Transport::Header))
+        }
+        ClientKind::OursTtheader => {
+            runtime()?.block_on(peers::ours::load(Strategy::Pipelined, addr, args, Transport::TTHeader))
+        }
         ClientKind::Volo => runtime()?.block_on(peers::volo::load(addr, false, args)),
         ClientKind::VoloMultiplex => runtime()?.block_on(peers::volo::load(addr, true, args)),
         ClientKind::Raw => runtime()?.block_on(peers::raw::load(addr, args)),

@@ -1,12 +1,14 @@
 //! The orchestration end to end, briefly: servers and clients as separate processes, a
-//! table with every pair's figures, nothing written. About ten seconds.
+//! table with every pair's figures, nothing written. About ten seconds. The last two pairs
+//! are the TTHeader interop check with volo-thrift, both ways.
 
 use std::process::Command;
 
 #[test]
 fn a_short_run_measures_every_rust_pair_without_errors() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
-        .args(["run", "--pairs", "ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined"])
+        .args(["run", "--pairs"])
+        .arg("ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined,ours-header,volo-to-ours,ours-ttheader-to-volo")
         .args(["-c", "4", "-d", "1s", "--warmup", "200ms", "--no-write"])
         .output()
         .expect("run rpc-compare");
@@ -18,7 +20,20 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
     let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
     assert_eq!(
         names,
-        ["ours pipelined", "ours pool", "volo", "volo multiplex", "apache rust", "raw ceiling", "raw pipelined"],
+        [
+            "ours pipelined",
+            "ours pool",
+            "volo",
+            "volo multiplex",
+            "apache rust",
+            "raw ceiling",
+            "raw pipelined",
+            "ours header",
+            // Interop: volo's default client (TTHeader) against our server, and our TTHeader
+            // client against volo's server; zero errors means every call came back right.
+            "volo -> ours",
+            "ours ttheader -> volo"
+        ],
         "{table}"
     );
     for row in &rows {

@@ -1,6 +1,11 @@
 //! Values as IDL constant literals, for [`Idl::constant`](super::Idl::constant).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::impls::OrderedDouble;
 
 /// A value with an IDL literal: numbers, `true`/`false`, strings, and lists, sets and maps
 /// of them.
@@ -68,6 +73,30 @@ impl<T: IdlLiteral + ?Sized> IdlLiteral for &T {
     }
 }
 
+macro_rules! pointee {
+    ($($ptr:ty),+) => {$(
+        impl<T: IdlLiteral + ?Sized> IdlLiteral for $ptr {
+            fn idl_literal(&self) -> String {
+                (**self).idl_literal()
+            }
+        }
+    )+};
+}
+
+pointee!(Box<T>, Arc<T>, Rc<T>);
+
+impl IdlLiteral for Cow<'_, str> {
+    fn idl_literal(&self) -> String {
+        (**self).idl_literal()
+    }
+}
+
+impl IdlLiteral for OrderedDouble {
+    fn idl_literal(&self) -> String {
+        self.0.idl_literal()
+    }
+}
+
 fn list<'a, T: IdlLiteral + 'a>(items: impl Iterator<Item = &'a T>) -> String {
     let items: Vec<String> = items.map(IdlLiteral::idl_literal).collect();
     format!("[{}]", items.join(", "))
@@ -79,6 +108,12 @@ fn map<'a, K: IdlLiteral + 'a, V: IdlLiteral + 'a>(entries: impl Iterator<Item =
 }
 
 impl<T: IdlLiteral> IdlLiteral for Vec<T> {
+    fn idl_literal(&self) -> String {
+        list(self.iter())
+    }
+}
+
+impl<T: IdlLiteral> IdlLiteral for VecDeque<T> {
     fn idl_literal(&self) -> String {
         list(self.iter())
     }

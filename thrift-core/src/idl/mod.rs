@@ -4,6 +4,7 @@
 //! [`Encode`](crate::Encode) and [`Decode`](crate::Decode) know only bytes, and [`IdlType`],
 //! which the derives emit beside them, knows only how a type is spelled and defined in IDL.
 
+mod defaults;
 mod literal;
 mod render;
 mod std_types;
@@ -11,9 +12,13 @@ mod std_types;
 pub use literal::IdlLiteral;
 
 #[doc(hidden)]
+pub use defaults::{
+    struct_literal, with_idl_type, CompositeLiteral, LiteralOf, NoIdlLiteral, ViaComposite, ViaIdlLiteral,
+};
+#[doc(hidden)]
 pub use render::{doc_comment, enum_definition, service_definition, struct_definition, IdlField, IdlMethod, IdlThrows};
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// A Rust type with an IDL spelling: `i32`, `list<string>`, or a named definition.
 ///
@@ -59,8 +64,10 @@ pub trait ServiceDefinition {
 #[derive(Debug, Default, Clone)]
 pub struct Idl {
     namespaces: Vec<String>,
-    defined: HashSet<String>,
+    /// Each defined name, and what defined it when known (a Rust type, a declaration).
+    defined: HashMap<String, Option<String>>,
     definitions: Vec<String>,
+    conflicts: Vec<String>,
 }
 
 impl Idl {
@@ -90,10 +97,65 @@ impl Idl {
     /// define dependencies, which then come first in the document. A recursive reference
     /// to `name` while it renders sees it as already defined.
     pub fn define(&mut self, name: &str, render: impl FnOnce(&mut Idl) -> String) {
-        if self.defined.insert(name.to_owned()) {
-            let text = render(self);
-            self.definitions.push(text);
+        self.define_by(name, None, render);
+    }
+
+    /// [`Idl::define`] for the Rust type `T`, which the derives call: another type defining
+    /// the same name (two enums both named `Color` in IDL) is not dropped but kept and
+    /// reported by [`Idl::conflicts`].
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// struct A;
+    /// struct B;
+    /// let mut idl = Idl::new();
+    /// idl.define_type::<A>("Thing", |_| "struct Thing {\n}\n".into());
+    /// idl.define_type::<A>("Thing", |_| unreachable!("defined once"));
+    /// assert!(idl.conflicts().is_empty());
+    /// idl.define_type::<B>("Thing", |_| "enum Thing {\n}\n".into());
+    /// assert_eq!(idl.conflicts().len(), 1, "{:?}", idl.conflicts());
+    /// assert!(idl.conflicts()[0].starts_with("`Thing` is defined by both "), "{:?}", idl.conflicts());
+    /// ```
+    pub fn define_type<T: ?Sized>(&mut self, name: &str, render: impl FnOnce(&mut Idl) -> String) {
+        self.define_by(name, Some(std::any::type_name::<T>().to_owned()), render);
+    }
+
+    /// Defines `name` for `owner` once; a second owner is a conflict, its definition kept so
+    /// nothing is silently lost (Apache's compiler then rejects the duplicate too).
+    fn define_by(&mut self, name: &str, owner: Option<String>, render: impl FnOnce(&mut Idl) -> String) {
+        match self.defined.get(name) {
+            None => {
+                self.defined.insert(name.to_owned(), owner);
+                let text = render(self);
+                self.definitions.push(text);
+            }
+            Some(Some(first)) => {
+                let Some(owner) = owner.filter(|owner| owner != first) else { return };
+                let conflict =
+                    format!("`{name}` is defined by both {first} and {owner}: give one of them another IDL name");
+                if !self.conflicts.contains(&conflict) {
+                    self.conflicts.push(conflict);
+                    let text = render(self);
+                    self.definitions.push(text);
+                }
+            }
+            // Defined by something unnamed: the same definition as far as we can tell.
+            Some(None) => {}
         }
+    }
+
+    /// The names two different things defined (types, typedefs, constants), each as a
+    /// message; empty for a document Apache's compiler can take. Both definitions are in the
+    /// document, so a conflict is never a silent loss.
+    ///
+    /// ```
+    /// use thrift_core::Idl;
+    /// let idl = Idl::new().constant("LIMIT", &1i32).constant("LIMIT", &2i32).clone();
+    /// assert_eq!(idl.conflicts(), ["`LIMIT` is defined by both const i32 1 and const i32 2: give one of them another IDL name"]);
+    /// assert_eq!(idl.render(), "const i32 LIMIT = 1\n\nconst i32 LIMIT = 2\n");
+    /// ```
+    pub fn conflicts(&self) -> &[String] {
+        &self.conflicts
     }
 
     /// Adds `namespace <scope> <name>` to the document's head (`scope` is a language, `py`,
@@ -118,7 +180,8 @@ impl Idl {
     /// assert_eq!(idl, "typedef list<i64> Ids\n");
     /// ```
     pub fn typedef<T: IdlType + ?Sized>(&mut self, name: &str) -> &mut Idl {
-        self.define(name, |idl| format!("typedef {} {name}\n", T::idl_type(idl)));
+        let owner = format!("typedef {}", std::any::type_name::<T>());
+        self.define_by(name, Some(owner), |idl| format!("typedef {} {name}\n", T::idl_type(idl)));
         self
     }
 
@@ -137,13 +200,15 @@ impl Idl {
     /// );
     /// ```
     pub fn constant<T: IdlType + IdlLiteral + ?Sized>(&mut self, name: &str, value: &T) -> &mut Idl {
-        self.define(name, |idl| format!("const {} {name} = {}\n", T::idl_type(idl), value.idl_literal()));
+        let literal = value.idl_literal();
+        let owner = format!("const {} {literal}", std::any::type_name::<T>());
+        self.define_by(name, Some(owner), |idl| format!("const {} {name} = {literal}\n", T::idl_type(idl)));
         self
     }
 
     /// Whether `name` has been defined.
     pub fn is_defined(&self, name: &str) -> bool {
-        self.defined.contains(name)
+        self.defined.contains_key(name)
     }
 
     /// The document: the namespaces, then each definition in dependency order, separated

@@ -14,7 +14,7 @@ pub struct IdlField {
     /// The field's IDL name.
     pub name: &'static str,
     /// The default value as an IDL literal, when it has one.
-    pub default: Option<&'static str>,
+    pub default: Option<String>,
     /// The field's doc comment (from `///`), `""` for none.
     pub doc: &'static str,
 }
@@ -88,7 +88,7 @@ pub fn struct_definition(keyword: &str, name: &str, doc: &str, fields: &[IdlFiel
             out.push(' ');
         }
         out.push_str(&format!("{} {}", f.ty, f.name));
-        if let Some(default) = f.default {
+        if let Some(default) = &f.default {
             out.push_str(&format!(" = {default}"));
         }
         out.push('\n');

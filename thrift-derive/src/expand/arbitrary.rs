@@ -4,7 +4,8 @@
 //! turns the feature on for its tests alone (a dev-dependency's features apply then).
 //!
 //! Values respect the Thrift meaning of the type: required and default fields always set,
-//! optional ones sometimes absent, `skip` fields at their default, open enums sometimes an
+//! optional ones sometimes absent, `skip` fields at their default, `with` fields made by
+//! their `decode` from generated wire values, open enums sometimes an
 //! unknown value (never a known one), open unions sometimes their unknown case (as
 //! `Unknown(0)`, what an empty union decodes to). Every nested struct or union takes the
 //! sizes one level down, so recursion ends where containers are empty and options absent.
@@ -141,9 +142,18 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     // may name the struct's lifetimes) is spelled here.
     let strategies: Vec<_> = fields
         .iter()
-        .map(|f| match f.requiredness {
-            Requiredness::Optional => quote!(#krate::testing::optional(nested)),
-            _ => quote!(<_ as #krate::testing::ThriftArbitrary>::arbitrary_with(nested)),
+        .map(|f| match (&f.with, f.requiredness) {
+            // A `with` field: wire values its `decode` accepts, turned into the field.
+            (Some(with), Requiredness::Optional) => {
+                let decode = &with.decode;
+                quote!(#krate::__private::with_optional_strategy(nested, #decode))
+            }
+            (Some(with), _) => {
+                let decode = &with.decode;
+                quote!(#krate::__private::with_strategy(nested, #decode))
+            }
+            (None, Requiredness::Optional) => quote!(#krate::testing::optional(nested)),
+            (None, _) => quote!(<_ as #krate::testing::ThriftArbitrary>::arbitrary_with(nested)),
         })
         .collect();
     let names: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{}", i)).collect();

@@ -21,6 +21,26 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
     let doc = &container.doc;
     let idl =
         impls.idl_impl(quote!(#krate::__private::enum_definition(idl_name, #doc, &[#((#names, #values, #docs)),*])));
+    // `Name.Variant`, as Apache's IDL spells an enum constant. An unknown value has no name:
+    // its number, which Apache's compiler refuses as an enum default.
+    let literals = variants.iter().map(|v| {
+        let (variant, literal) = (&v.ident, format!("{}.{}", name, v.name));
+        quote!(#ident::#variant => <::std::string::String as ::core::convert::From<&str>>::from(#literal),)
+    });
+    let unknown_literal = unknown.map(|u| quote!(#ident::#u(v) => ::std::string::ToString::to_string(v),));
+    let literal_head = impls.idl_literal_head();
+    let literal = quote! {
+        #krate::__private::if_idl! {
+            #literal_head {
+                fn idl_literal(&self) -> ::std::string::String {
+                    match self {
+                        #(#literals)*
+                        #unknown_literal
+                    }
+                }
+            }
+        }
+    };
     let unknown_to_i32 = unknown.map(|u| quote!(#ident::#u(v) => *v,));
     let from_i32_fallback = match unknown {
         Some(u) => quote!(other => ::core::result::Result::Ok(#ident::#u(other)),),
@@ -73,5 +93,6 @@ pub fn expand_enum(container: &Container<'_>, variants: &[EnumVariant], unknown:
         }
 
         #idl
+        #literal
     })
 }

@@ -88,7 +88,7 @@ impl<'a> Impls<'a> {
                     #[allow(unused_variables)]
                     fn idl_type(idl: &mut #krate::Idl) -> ::std::string::String {
                         let idl_name: ::std::string::String = #idl_name;
-                        idl.define(&idl_name, |idl| {
+                        idl.define_type::<Self>(&idl_name, |idl| {
                             let idl_name: &str = &idl_name;
                             #render
                         });
@@ -97,6 +97,30 @@ impl<'a> Impls<'a> {
                 }
             }
         }
+    }
+
+    /// `CompositeLiteral` for the type, its `Option<String>` literal computed by `body` (an
+    /// expression of `self`), inside `if_idl!`. No bounds on the fields (see the trait);
+    /// type parameters are bound by `IdlLiteral`, so `Page<T>`'s `Vec<T>` has a literal
+    /// inside the impl, where a field's literal is looked up generically.
+    pub fn composite_literal_impl(&self, body: TokenStream) -> TokenStream {
+        let krate = &self.krate;
+        let head = self.head(quote!(#krate::__private::CompositeLiteral), quote!(#krate::IdlLiteral), false);
+        quote! {
+            #krate::__private::if_idl! {
+                #head {
+                    fn composite_literal(&self) -> ::core::option::Option<::std::string::String> {
+                        #body
+                    }
+                }
+            }
+        }
+    }
+
+    /// The head of an `IdlLiteral` impl.
+    pub fn idl_literal_head(&self) -> TokenStream {
+        let krate = &self.krate;
+        self.head(quote!(#krate::IdlLiteral), quote!(#krate::IdlLiteral), false)
     }
 
     /// The head of the `Encode` impl.
@@ -191,7 +215,7 @@ pub fn fallback(container: &Container<'_>) -> TokenStream {
         }
         #decode {
             fn decode<__P: #krate::Protocol>(r: &mut #krate::Reader<'__de>) -> #krate::Result<Self> {
-                ::core::result::Result::Err(r.error(#krate::ErrorKind::InvalidData(::std::string::String::from(::core::concat!(#name, " did not derive")))))
+                ::core::result::Result::Err(r.error(#krate::ErrorKind::InvalidData(<::std::string::String as ::core::convert::From<&str>>::from(::core::concat!(#name, " did not derive")))))
             }
         }
         #idl
@@ -209,19 +233,47 @@ pub fn idl_field(
     doc: &str,
 ) -> TokenStream {
     let default = match default {
-        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        Some(lit) => {
+            quote!(::core::option::Option::Some(<::std::string::String as ::core::convert::From<&str>>::from(#lit)))
+        }
         None => quote!(::core::option::Option::None),
     };
+    let ty = quote!(<#ty as #krate::IdlType>::idl_type(idl));
+    idl_field_of(krate, id, requiredness, ty, name, default, doc)
+}
+
+/// One `IdlField` of a definition, from expressions (of `idl`) for its IDL type and its
+/// `Option<String>` default.
+pub fn idl_field_of(
+    krate: &impl quote::ToTokens,
+    id: i16,
+    requiredness: &str,
+    ty: TokenStream,
+    name: &str,
+    default: TokenStream,
+    doc: &str,
+) -> TokenStream {
     quote! {
         #krate::__private::IdlField {
             id: #id,
             requiredness: #requiredness,
-            ty: <#ty as #krate::IdlType>::idl_type(idl),
+            ty: #ty,
             name: #name,
             default: #default,
             doc: #doc,
         }
     }
+}
+
+/// An `Option<String>` expression of the IDL literal of the value `value` (an expression,
+/// borrowed): `Some` when its type implements `IdlLiteral` or is a derived composite whose
+/// set fields all have literals, `None` otherwise.
+pub fn literal_of(krate: &impl quote::ToTokens, value: TokenStream) -> TokenStream {
+    quote! {{
+        #[allow(unused_imports)]
+        use #krate::__private::{NoIdlLiteral as _, ViaComposite as _, ViaIdlLiteral as _};
+        (&&&#krate::__private::LiteralOf(#value)).idl_default()
+    }}
 }
 
 /// The IDL literal for a default expression, when it is a literal: a number, `true`/`false`,

@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{default_value, exceptions_impl, idl_field, idl_literal, span_at, wrap, Impls, ThrownField};
-use crate::ast::{Container, Field, Requiredness};
+use super::{default_value, exceptions_impl, idl_field_of, idl_literal, literal_of, span_at, wrap, Impls, ThrownField};
+use crate::ast::{Container, Field, Requiredness, WithFns};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
     let impls = Impls::new(container);
@@ -18,8 +18,12 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     // `skip` fields are only built, never on the wire or in the IDL.
     let (skipped, fields): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.skip);
     let idl_fields = fields.iter().map(|f| {
-        let default = f.default.as_ref().and_then(idl_literal);
-        idl_field(krate, f.id, f.requiredness.idl(), &f.value_ty, &f.name, default, &f.doc)
+        let ty = &f.value_ty;
+        let idl_ty = match &f.with {
+            Some(WithFns { encode, decode }) => quote!(#krate::__private::with_idl_type(idl, #encode, #decode)),
+            None => quote!(<#ty as #krate::IdlType>::idl_type(idl)),
+        };
+        idl_field_of(krate, f.id, f.requiredness.idl(), idl_ty, &f.name, idl_default(krate, f), &f.doc)
     });
     // Apache's generators write fields by ascending id, whatever the declaration order;
     // doing the same keeps our bytes identical to theirs.
@@ -33,6 +37,30 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
     });
     let arms = fields.iter().map(|f| {
         let (id, slot, field_name) = (f.id, slot(f), &f.name);
+        if let Some(WithFns { encode, decode }) = &f.with {
+            let read = match f.requiredness {
+                Requiredness::Required => quote!(read_required),
+                _ => quote!(read),
+            };
+            // The wire value is read as any field, then turned into the field's type, a
+            // refusal an error at the field.
+            return quote! {
+                #id => {
+                    let mut wire = #krate::__private::with_slot(#encode, #decode);
+                    s.#read(r, field, &mut wire).map_err(|e| e.in_field(#name, #field_name, #id))?;
+                    if let ::core::option::Option::Some(w) = wire {
+                        #slot = ::core::option::Option::Some(match (#decode)(w) {
+                            ::core::result::Result::Ok(v) => v,
+                            ::core::result::Result::Err(e) => {
+                                return ::core::result::Result::Err(
+                                    #krate::__private::with_error(e, r).in_field(#name, #field_name, #id),
+                                )
+                            }
+                        });
+                    }
+                }
+            };
+        }
         // A required field with another wire type is an error of its own; any other field
         // is skipped, as Apache's C++ and Java do.
         // The method name carries the type's location: a missing `Decode` is reported there.
@@ -85,6 +113,29 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         let fields = [#(#idl_fields),*];
         #krate::__private::struct_definition(#keyword, idl_name, #doc, &fields)
     }});
+    // The value as an IDL constant (`{"name": literal, ...}`), for defaults of this type.
+    let literal_fields = fields.iter().map(|f| {
+        let (ident, name) = (&f.ident, &f.name);
+        let literal = match f.requiredness {
+            Requiredness::Optional => {
+                let literal = literal_of(krate, wire_value(f, quote!(v)));
+                quote! {
+                    match &self.#ident {
+                        ::core::option::Option::Some(v) => ::core::option::Option::Some(#literal?),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                }
+            }
+            _ => {
+                let literal = literal_of(krate, wire_value(f, quote!(&self.#ident)));
+                quote!(::core::option::Option::Some(#literal?))
+            }
+        };
+        quote!((#name, #literal))
+    });
+    let literal = impls.composite_literal_impl(quote! {
+        ::core::option::Option::Some(#krate::__private::struct_literal(&[#(#literal_fields),*]))
+    });
     let exception = impls.exception_impls();
     // An exception is thrown as field 1 `err` of a result struct, or as its `throws(...)`
     // says (a ThriftUnion of exceptions gives one field per variant).
@@ -137,6 +188,7 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         #thrown
 
         #idl
+        #literal
     })
 }
 
@@ -154,11 +206,58 @@ fn write_field(field: &Field) -> TokenStream {
     let mut member = field.ident.clone();
     member.set_span(span);
     match field.requiredness {
-        Requiredness::Optional => quote_spanned! {span=>
-            if let ::core::option::Option::Some(v) = &self.#member {
-                s.field(#id, v);
+        Requiredness::Optional => {
+            let value = wire_value(field, quote!(v));
+            quote_spanned! {span=>
+                if let ::core::option::Option::Some(v) = &self.#member {
+                    s.field(#id, #value);
+                }
             }
-        },
-        _ => quote_spanned!(span=> s.field(#id, &self.#member);),
+        }
+        _ => {
+            let value = wire_value(field, quote_spanned!(span=> &self.#member));
+            quote_spanned!(span=> s.field(#id, #value);)
+        }
+    }
+}
+
+/// What is on the wire for `value` (a reference to the field's value): the value itself, or
+/// for a `with` field a reference to what its `encode` makes of it.
+fn wire_value(field: &Field, value: TokenStream) -> TokenStream {
+    match &field.with {
+        Some(WithFns { encode, .. }) => quote!(&(#encode)(#value)),
+        None => value,
+    }
+}
+
+/// The field's default in the IDL, an `Option<String>` expression: a literal as written; any
+/// other expression evaluated and rendered when it has a literal (`IdlLiteral`: numbers,
+/// strings, derived enums and collections of them; `CompositeLiteral`: derived structs,
+/// unions and newtypes, collections of them); for a `with` field, the wire value its
+/// `encode` makes of the default.
+fn idl_default(krate: &syn::Path, field: &Field) -> TokenStream {
+    let Some(default) = &field.default else { return quote!(::core::option::Option::None) };
+    let ty = &field.value_ty;
+    match (&field.with, idl_literal(default)) {
+        (Some(WithFns { encode, .. }), _) => {
+            let value = default_value(default, ty);
+            let literal = literal_of(krate, quote!(&wire));
+            quote! {{
+                let value: #ty = #value;
+                let wire = (#encode)(&value);
+                #literal
+            }}
+        }
+        (None, Some(lit)) => {
+            quote!(::core::option::Option::Some(<::std::string::String as ::core::convert::From<&str>>::from(#lit)))
+        }
+        (None, None) => {
+            let value = default_value(default, ty);
+            let literal = literal_of(krate, quote!(&value));
+            quote! {{
+                let value: #ty = #value;
+                #literal
+            }}
+        }
     }
 }

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{span_at, wrap, Impls};
+use super::{literal_of, span_at, wrap, Impls};
 use crate::ast::{Container, Transparent};
 
 pub fn expand_transparent(container: &Container<'_>, field: &Transparent) -> TokenStream {
@@ -21,6 +21,7 @@ pub fn expand_transparent(container: &Container<'_>, field: &Transparent) -> Tok
             idl_name
         )
     });
+    let literal = impls.composite_literal_impl(literal_of(krate, quote!(&self.#member)));
     let build = match member {
         syn::Member::Named(ident) => quote!(Self { #ident: v }),
         syn::Member::Unnamed(_) => quote!(Self(v)),
@@ -68,5 +69,6 @@ pub fn expand_transparent(container: &Container<'_>, field: &Transparent) -> Tok
         }
 
         #idl
+        #literal
     })
 }

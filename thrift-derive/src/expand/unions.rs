@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{exceptions_impl, idl_field, span_at, wrap, Impls, ThrownField};
+use super::{exceptions_impl, idl_field, literal_of, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
 pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknown: Option<&syn::Ident>) -> TokenStream {
@@ -73,12 +73,30 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknow
             }
         },
     };
+    // The value as an IDL constant (`{"name": literal}`), for defaults of this type; the
+    // unknown case has none (an empty union is no value).
+    let mut literal_arms: Vec<_> = variants
+        .iter()
+        .map(|v| {
+            let (variant, field_name) = (&v.ident, &v.name);
+            let literal = literal_of(krate, quote!(v));
+            quote! {
+                #ident::#variant(v) => ::core::option::Option::Some(#krate::__private::struct_literal(
+                    &[(#field_name, ::core::option::Option::Some(#literal?))],
+                )),
+            }
+        })
+        .collect();
+    if let Some(u) = unknown {
+        literal_arms.push(quote!(#ident::#u(_) => ::core::option::Option::None,));
+    }
+    let literal = impls.composite_literal_impl(quote!(match self { #(#literal_arms)* }));
     let exception = impls.exception_impls();
     let thrown: Vec<_> = variants
         .iter()
         .map(|v| {
             let (variant, ty) = (&v.ident, &v.ty);
-            ThrownField { id: v.id, name: v.name.clone(), ty: quote!(#ty), pattern: quote!(#ident::#variant(v)) }
+            ThrownField { id: v.id, name: v.thrown_name.clone(), ty: quote!(#ty), pattern: quote!(#ident::#variant(v)) }
         })
         .collect();
     let thrown = exceptions_impl(&impls, &thrown);
@@ -131,5 +149,6 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknow
         #thrown
 
         #idl
+        #literal
     })
 }

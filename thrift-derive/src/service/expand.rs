@@ -264,7 +264,7 @@ fn definition(names: &Names<'_>) -> TokenStream {
         });
         let returns = match &m.value {
             Some(ty) => quote!(<#ty as #core::IdlType>::idl_type(idl)),
-            None => quote!(::std::string::String::from("void")),
+            None => quote!(<::std::string::String as ::core::convert::From<&str>>::from("void")),
         };
         quote! {
             #core::__private::IdlMethod {

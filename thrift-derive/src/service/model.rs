@@ -158,6 +158,7 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
             continue;
         };
         let member = attr::member(cx, &typed.attrs);
+        crate::ast::reject_with(cx, &member, "service arguments (give the argument a Thrift type)");
         let Some((id, lit)) = member.id else {
             cx.error(&pat.ident, format!("argument `{}` needs an id: #[thrift(id = N)]", pat.ident));
             continue;

@@ -21,6 +21,7 @@ use crate::channel::{is_at_capacity, is_shutting_down, CallError, Reply};
 use crate::detect::{ProtocolKind, Transport};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
+use crate::header::ReplyCodec;
 use crate::incoming::with_protocol;
 
 /// Calls waiting in the writer's queue before callers wait for room.
@@ -386,6 +387,9 @@ where
         }
         (Transport::Buffered, _) => {
             tokio::spawn(read_replies(rd, BufferedCodec::<Binary>::with_limits(limits), shared))
+        }
+        (Transport::Header | Transport::TTHeader | Transport::FramedHeader, protocol) => {
+            tokio::spawn(read_replies(rd, ReplyCodec::new(protocol, &limits), shared))
         }
     };
     tx

@@ -23,7 +23,9 @@ pub use raw::RawRequest;
 use crate::channel::{CallError, Channel, Reply};
 use crate::detect::Transport;
 use crate::error::{Phase, TransportError, TransportErrorKind};
-use crate::incoming::{encode_message, with_protocol};
+use crate::framing::{encode_message, Framing};
+use crate::header::{FrameInfo, Headers};
+use crate::incoming::with_protocol;
 use crate::message::Message;
 use connection::{Outbound, Shared};
 
@@ -75,6 +77,8 @@ use connection::{Outbound, Shared};
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Handle>,
+    /// Sent with every call on a header transport ([`Client::with_headers`]).
+    headers: Option<Arc<Headers>>,
 }
 
 /// Shared by the clones of one client; dropping the last one closes the connection.
@@ -228,7 +232,52 @@ impl Client {
     {
         let shared = Arc::new(Shared::new(config));
         let tx = connection::spawn(rd, wr, shared.clone());
-        Client { inner: Arc::new(Handle { shared, tx }) }
+        Client { inner: Arc::new(Handle { shared, tx }), headers: None }
+    }
+
+    /// A handle to the same connection whose calls also carry `headers`, on the
+    /// [`Transport::Header`] and [`Transport::TTHeader`] transports (other transports have
+    /// nowhere to put them, and send none). Headers already set on this handle stay, unless
+    /// `headers` sets the same keys.
+    ///
+    /// ```
+    /// use thrift_net::{service, Client, ClientConfig, Headers, Incoming, ProtocolKind, Server, Transport};
+    ///
+    /// #[service(name = "Whoami")]
+    /// trait Whoami {
+    ///     async fn caller(&self) -> String;
+    /// }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// // A raw service answers with the request's `caller` header.
+    /// # struct Echo;
+    /// # impl thrift_net::Service for Echo {
+    /// #     const NAME: &'static str = "Whoami";
+    /// #     async fn call(&self, request: Incoming) -> thrift_net::Outgoing {
+    /// #         #[derive(thrift_core::ThriftStruct)]
+    /// #         struct Success { #[thrift(id = 0)] success: Option<String> }
+    /// #         let caller = request.headers().get("caller").map(str::to_owned);
+    /// #         request.reply(&Success { success: caller })
+    /// #     }
+    /// # }
+    /// let server = Server::new().bind("127.0.0.1:0", Echo).await?;
+    /// let config = ClientConfig::new(Transport::Header, ProtocolKind::Compact);
+    /// let client = Client::connect(server.local_addr(), config).await?;
+    /// let mut headers = Headers::new();
+    /// headers.insert("caller", "billing");
+    /// let whoami = WhoamiClient::new(client.with_headers(headers));
+    /// assert_eq!(whoami.caller().await?, "billing");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn with_headers(&self, headers: Headers) -> Client {
+        let mut all = self.headers.as_deref().cloned().unwrap_or_default();
+        all.extend(&headers);
+        Client { inner: self.inner.clone(), headers: Some(Arc::new(all)) }
+    }
+
+    /// The headers this handle sends with each call on a header transport.
+    pub fn headers(&self) -> &Headers {
+        self.headers.as_deref().unwrap_or(Headers::none())
     }
 
     /// The settings of this connection.
@@ -346,9 +395,23 @@ impl Client {
             method
         };
         let message = Message::new(MessageHeader { name, kind, seqid }, args);
-        let framed = config.transport == Transport::Framed;
-        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, framed));
+        let framing = match config.transport.header_format() {
+            Some(format) => Framing::Header(Arc::new(FrameInfo {
+                format,
+                flags: 0,
+                seqid,
+                protocol: config.protocol,
+                zlib: false,
+                nested: config.transport == Transport::FramedHeader,
+                framed_payload: false,
+                headers: Headers::new(),
+            })),
+            None => Framing::plain(config.transport == Transport::Framed),
+        };
+        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, &framing, self.headers()))
+            .map_err(CallError::Transport)?;
         // The server would refuse it and drop the connection, failing every call on it.
+        let framed = framing != Framing::Bare;
         let (len, max) = match framed {
             true => (bytes.len() - 4, config.limits.max_frame_len),
             false => (bytes.len(), config.limits.max_message_len),

@@ -1,5 +1,7 @@
 //! The request codec for a connection's detected wire: framed (either protocol; the frame
-//! says where a message ends), or buffered in its protocol.
+//! says where a message ends), buffered in its protocol, or THeader/TTHeader frames.
+
+use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use thrift_core::{Binary, Compact, Limits};
@@ -9,6 +11,8 @@ use crate::buffered::BufferedCodec;
 use crate::detect::{ProtocolKind, Transport, Wire};
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
+use crate::framing::Framing;
+use crate::header::HeaderCodec;
 
 /// Whole requests out of the bytes of one connection, as its first bytes said to read them.
 pub(crate) enum WireCodec {
@@ -16,12 +20,17 @@ pub(crate) enum WireCodec {
     BufferedCompact(BufferedCodec<Compact>),
     /// Strict and non-strict envelopes alike (the limits say which are taken).
     BufferedBinary(BufferedCodec<Binary>),
+    /// THeader or TTHeader: each frame says which, and its protocol.
+    Header(HeaderCodec),
 }
 
 impl WireCodec {
     pub fn new(wire: Wire, limits: &Limits) -> WireCodec {
         match wire {
             Wire { transport: Transport::Framed, .. } => WireCodec::Framed(FramedCodec::with_limits(limits)),
+            Wire { transport: Transport::Header | Transport::TTHeader | Transport::FramedHeader, .. } => {
+                WireCodec::Header(HeaderCodec::with_limits(limits))
+            }
             Wire { protocol: ProtocolKind::Compact, .. } => {
                 WireCodec::BufferedCompact(BufferedCodec::with_limits(*limits))
             }
@@ -31,22 +40,27 @@ impl WireCodec {
 }
 
 impl Decoder for WireCodec {
-    type Item = Bytes;
+    /// A whole message, and how it came framed.
+    type Item = (Bytes, Framing);
     type Error = TransportError;
 
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, TransportError> {
-        match self {
-            WireCodec::Framed(c) => c.decode(src),
-            WireCodec::BufferedCompact(c) => c.decode(src),
-            WireCodec::BufferedBinary(c) => c.decode(src),
-        }
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, TransportError> {
+        Ok(match self {
+            WireCodec::Framed(c) => c.decode(src)?.map(|m| (m, Framing::Framed)),
+            WireCodec::BufferedCompact(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::BufferedBinary(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::Header(c) => c.decode(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info)))),
+        })
     }
 
-    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, TransportError> {
-        match self {
-            WireCodec::Framed(c) => c.decode_eof(src),
-            WireCodec::BufferedCompact(c) => c.decode_eof(src),
-            WireCodec::BufferedBinary(c) => c.decode_eof(src),
-        }
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, TransportError> {
+        Ok(match self {
+            WireCodec::Framed(c) => c.decode_eof(src)?.map(|m| (m, Framing::Framed)),
+            WireCodec::BufferedCompact(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::BufferedBinary(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::Header(c) => {
+                c.decode_eof(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info))))
+            }
+        })
     }
 }

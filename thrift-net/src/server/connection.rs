@@ -1,14 +1,11 @@
 //! One server connection: tell its wire format from the first bytes, read requests as they
 //! arrive, handle them concurrently, and write the replies through one writer task.
 
-use std::any::Any;
 use std::future::{pending, Future};
 use std::io;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::Poll;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
@@ -25,9 +22,11 @@ use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::Shared;
-use crate::detect::{detect, Detection, Transport, Wire};
+use crate::detect::{detect, Detection, Wire};
 use crate::error::TransportError;
+use crate::framing::Framing;
 use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
+use crate::panics::{panic_message, CatchUnwind};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
 const READ_CHUNK: usize = 8 * 1024;
@@ -482,12 +481,17 @@ impl<S: Service> Connection<S> {
 
     /// Answers a request read during shutdown with [`SHUTTING_DOWN`] without running it.
     /// `false` when the connection must stop.
-    async fn refuse(&self, message: Bytes) -> bool {
-        let framed = self.wire.transport == Transport::Framed;
-        let Ok(incoming) = Incoming::parse(message, self.wire.protocol, framed, self.shared.config.limits) else {
+    async fn refuse(&self, (message, framing): (Bytes, Framing)) -> bool {
+        let limits = self.shared.config.limits;
+        let Ok(incoming) = Incoming::framed_as(message, self.wire.protocol, framing, limits) else {
             Counters::add(&self.shared.counters.errors, 1);
             return false;
         };
+        self.answer_refused(&incoming).await
+    }
+
+    /// Answers `incoming` with [`SHUTTING_DOWN`]. `false` when the connection must stop.
+    async fn answer_refused(&self, incoming: &Incoming) -> bool {
         Counters::add(&self.shared.counters.requests_refused, 1);
         let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, SHUTTING_DOWN);
         let Some(bytes) = incoming.exception(&exception).into_bytes() else { return true };
@@ -506,10 +510,9 @@ impl<S: Service> Connection<S> {
     }
 
     /// Starts handling one message. `false` when the connection must stop reading.
-    async fn dispatch(&self, message: Bytes) -> bool {
+    async fn dispatch(&self, (message, framing): (Bytes, Framing)) -> bool {
         let shared = &self.shared;
-        let framed = self.wire.transport == Transport::Framed;
-        let incoming = match Incoming::parse(message, self.wire.protocol, framed, shared.config.limits) {
+        let incoming = match Incoming::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
             Ok(incoming) => incoming,
             Err(e) => {
                 Counters::add(&shared.counters.errors, 1);
@@ -530,7 +533,7 @@ impl<S: Service> Connection<S> {
                 // Not run: answered as refused when the server is draining.
                 if self.draining() {
                     Counters::sub(&shared.counters.requests, 1);
-                    let _ = self.refuse(incoming.message().clone()).await;
+                    let _ = self.answer_refused(&incoming).await;
                 }
                 return false;
             }
@@ -554,7 +557,6 @@ impl<S: Service> Connection<S> {
             tx: self.tx.clone(),
             in_flight: self.in_flight.clone(),
             gone: self.gone.clone(),
-            framed,
             _permit: permit,
         };
         shared.tracker.spawn(request.run(incoming).instrument(span));
@@ -572,7 +574,6 @@ struct Request<S> {
     in_flight: Arc<InFlight>,
     /// The peer is gone: cancel the handler (unless the request is oneway).
     gone: CancellationToken,
-    framed: bool,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -607,14 +608,12 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.errors, 1);
                 let limit = timeout.unwrap_or_default();
                 debug!(?limit, "handler ran past the handler timeout; cancelled");
-                internal_error(
-                    &request,
-                    format!("{} ran past the server's handler timeout of {limit:?}", request.method()),
-                )
+                request
+                    .internal_error(format!("{} ran past the server's handler timeout of {limit:?}", request.method()))
             }
             Some(Ok(reply)) => {
                 let bytes = reply.into_bytes();
-                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), self.framed)) {
+                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
                     Counters::add(&shared.counters.errors, 1);
                 }
                 bytes
@@ -622,7 +621,7 @@ impl<S: Service> Request<S> {
             Some(Err(panic)) => {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                internal_error(&request, format!("internal error processing {}", request.method()))
+                request.internal_error(format!("internal error processing {}", request.method()))
             }
         };
         drop(request);
@@ -649,11 +648,6 @@ impl<S> Drop for Request<S> {
         Counters::sub(&self.shared.counters.in_flight, 1);
         self.in_flight.end();
     }
-}
-
-/// The `INTERNAL_ERROR` answer to `request` (none for a oneway one).
-fn internal_error(request: &Incoming, message: String) -> Option<Bytes> {
-    request.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message)).into_bytes()
 }
 
 /// What ends a connection's writer early, or tells it to finish.
@@ -734,31 +728,4 @@ async fn write_replies(
         signals.failed.cancel();
         signals.gone.cancel();
     }
-}
-
-/// Runs a future, turning a panic while it is polled into an `Err`. (The future is boxed so
-/// it can be polled without pin projection.)
-struct CatchUnwind<F>(Pin<Box<F>>);
-
-impl<F: Future> Future for CatchUnwind<F> {
-    type Output = Result<F::Output, Box<dyn Any + Send>>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let future = &mut self.get_mut().0;
-        // The future is dropped, never polled again, after a panic, so whatever state the
-        // panic left it in is not observed: asserting unwind safety is sound here.
-        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
-            Err(panic) => Poll::Ready(Err(panic)),
-        }
-    }
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> &str {
-    panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(not a string)")
 }

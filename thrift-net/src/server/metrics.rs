@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use thrift_core::MessageType;
 
 use crate::detect::ProtocolKind;
+use crate::framing::Framing;
 
 /// A snapshot of a server's counters, from [`ServerHandle::metrics`](super::ServerHandle::metrics).
 ///
@@ -109,8 +110,8 @@ impl Counters {
 
 /// Whether an encoded reply is an `EXCEPTION` message, read from its envelope's type byte
 /// (the server writes binary envelopes strict, so the type sits at a fixed place).
-pub(crate) fn is_exception(reply: &[u8], protocol: ProtocolKind, framed: bool) -> bool {
-    let at = if framed { 4 } else { 0 };
+pub(crate) fn is_exception(reply: &[u8], protocol: ProtocolKind, framing: &Framing) -> bool {
+    let Some(at) = framing.message_offset(reply) else { return false };
     let exception = MessageType::Exception as u8;
     match protocol {
         ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => reply.get(at + 3) == Some(&exception),
@@ -124,31 +125,49 @@ mod tests {
     use bytes::Bytes;
     use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageHeader};
 
+    use crate::header::{Format, FrameInfo, Headers};
     use crate::incoming::Incoming;
     use crate::message::Message;
 
-    fn request(protocol: ProtocolKind, framed: bool) -> Incoming {
+    fn request(protocol: ProtocolKind, framing: Framing) -> Incoming {
         let header = MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 };
         let mut buf = Vec::new();
         match protocol {
             ProtocolKind::Compact => Message::new(header, &0i32).encode::<thrift_core::Compact, _>(&mut buf),
             _ => Message::new(header, &0i32).encode::<thrift_core::Binary, _>(&mut buf),
         }
-        Incoming::parse(Bytes::from(buf), protocol, framed, Limits::default()).unwrap()
+        Incoming::framed_as(Bytes::from(buf), protocol, framing, Limits::default()).unwrap()
+    }
+
+    fn framings(protocol: ProtocolKind) -> Vec<Framing> {
+        let header = |format, nested, framed_payload| {
+            let mut headers = Headers::new();
+            headers.insert("k", "v");
+            let info = FrameInfo { format, flags: 1, seqid: 1, protocol, zlib: false, nested, framed_payload, headers };
+            Framing::Header(std::sync::Arc::new(info))
+        };
+        vec![
+            Framing::Bare,
+            Framing::Framed,
+            header(Format::THeader, false, false),
+            header(Format::TTHeader, false, false),
+            header(Format::THeader, true, false),
+            header(Format::TTHeader, false, true),
+        ]
     }
 
     #[test]
     fn tells_exceptions_from_replies_in_every_protocol_and_transport() {
         for protocol in [ProtocolKind::Binary, ProtocolKind::BinaryNonStrict, ProtocolKind::Compact] {
-            for framed in [false, true] {
-                let req = request(protocol, framed);
+            for framing in framings(protocol) {
+                let req = request(protocol, framing.clone());
                 let exc = ApplicationException::new(ApplicationExceptionKind::InternalError, "x");
                 let bytes = req.exception(&exc).into_bytes().unwrap();
-                assert!(is_exception(&bytes, protocol, framed), "{protocol:?} framed={framed}");
+                assert!(is_exception(&bytes, protocol, &framing), "{protocol:?} {framing:?}");
                 let bytes = req.reply(&5i32).into_bytes().unwrap();
-                assert!(!is_exception(&bytes, protocol, framed), "{protocol:?} framed={framed}");
+                assert!(!is_exception(&bytes, protocol, &framing), "{protocol:?} {framing:?}");
             }
         }
-        assert!(!is_exception(&[], ProtocolKind::Compact, true));
+        assert!(!is_exception(&[], ProtocolKind::Compact, &Framing::Framed));
     }
 }

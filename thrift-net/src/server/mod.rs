@@ -36,10 +36,6 @@ use metrics::Counters;
 use receiving::ReceivingBudget;
 use shutdown::Signals;
 
-/// After an accept error that is not the peer's (out of file descriptors, say), wait this
-/// long before accepting again rather than spin.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
-
 /// A Thrift server for any [`Service`]: a `…Server` type the `#[service]` macro generates, or
 /// a [`Multiplexed`] router of several.
 ///
@@ -278,14 +274,14 @@ async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
                 }
             },
             // The peer gave up between connecting and our accept: nothing to do.
-            Err(e) if matches!(e.kind(), io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset) => {
+            Err(e) if crate::accept::is_peers(&e) => {
                 debug!(%e, "accept");
             }
             Err(e) => {
                 warn!(%e, "accept failed; backing off");
                 tokio::select! {
                     _ = shared.stop.cancelled() => break,
-                    () = tokio::time::sleep(ACCEPT_BACKOFF) => {}
+                    () = tokio::time::sleep(crate::accept::ACCEPT_BACKOFF) => {}
                 }
             }
         }

@@ -16,7 +16,7 @@ use tracing::debug;
 
 use super::codec::WireCodec;
 use super::Shared;
-use crate::detect::{detect, Detection, Transport};
+use crate::detect::{detect, Detection};
 use crate::incoming::{Incoming, AT_CAPACITY};
 
 /// Connections being turned away at once; past it they are closed without an answer.
@@ -71,16 +71,15 @@ async fn answer(stream: &mut (impl AsyncRead + Unpin), limits: &Limits) -> Optio
     };
     // One codec for the whole request: the buffered one resumes where it stopped.
     let mut codec = WireCodec::new(wire, limits);
-    let message = loop {
-        if let Some(message) = codec.decode(&mut buf).ok()? {
-            break message;
+    let (message, framing) = loop {
+        if let Some(received) = codec.decode(&mut buf).ok()? {
+            break received;
         }
         if buf.len() >= MAX_REQUEST || stream.read_buf(&mut buf).await.ok()? == 0 {
             return None;
         }
     };
-    let framed = wire.transport == Transport::Framed;
-    let incoming = Incoming::parse(message, wire.protocol, framed, *limits).ok()?;
+    let incoming = Incoming::framed_as(message, wire.protocol, framing, *limits).ok()?;
     let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, AT_CAPACITY);
     incoming.exception(&exception).into_bytes()
 }

@@ -21,9 +21,16 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 /// The protocols of the cross test: binary and compact, plain and multiplexed, each also
 /// under the names Apache uses for its Python library's C-accelerated versions (which our
 /// binaries take as the same wire protocol).
-pub const PROTOCOLS: [&str; 8] = ["binary", "compact", "multi", "multic", "accel", "accelc", "multia", "multiac"];
+pub const PROTOCOLS: [&str; 10] =
+    ["binary", "compact", "multi", "multic", "accel", "accelc", "multia", "multiac", "header", "multih"];
 /// The transports of the cross test.
-pub const TRANSPORTS: [&str; 2] = ["buffered", "framed"];
+pub const TRANSPORTS: [&str; 3] = ["buffered", "framed", "http"];
+
+/// Whether the cross test has the cell: HTTP runs over TCP only (Apache's Python programs
+/// take no socket path for it) and carries bare messages, not the header protocol's frames.
+pub fn has_cell(socket: &str, protocol: &str, transport: &str) -> bool {
+    transport != "http" || (socket == "tcp" && !matches!(protocol, "header" | "multih"))
+}
 
 /// Our server binary.
 pub fn rust_server() -> Command {

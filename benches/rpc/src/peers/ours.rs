@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use thrift_loadtest::{run_cell, CellSettings, Stats, Strategy};
-use thrift_net::ClientConfig;
+use thrift_net::{ClientConfig, Transport};
 
 use crate::LoadArgs;
 
@@ -21,9 +21,9 @@ pub async fn serve(addr: SocketAddr) -> io::Result<()> {
     Ok(())
 }
 
-/// Loads `addr` with one of `thrift-loadtest`'s strategies.
-pub async fn load(strategy: Strategy, addr: SocketAddr, args: &LoadArgs) -> Stats {
-    let mut client = ClientConfig { call_timeout: Some(args.call_timeout()), ..ClientConfig::default() };
+/// Loads `addr` with one of `thrift-loadtest`'s strategies, on `transport` (binary).
+pub async fn load(strategy: Strategy, addr: SocketAddr, args: &LoadArgs, transport: Transport) -> Stats {
+    let mut client = ClientConfig { call_timeout: Some(args.call_timeout()), transport, ..ClientConfig::default() };
     client.connect_timeout = client.call_timeout;
     let settings = CellSettings {
         duration: args.duration(),

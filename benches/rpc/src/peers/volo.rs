@@ -6,6 +6,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use metainfo::Forward;
 use thrift_loadtest::hello::{now_millis, reply_message};
 use thrift_loadtest::{drive, Failure, Load, Stats, Timing};
 
@@ -25,12 +26,18 @@ use generated::volo_gen::hello::{
 #[derive(Clone, Copy)]
 struct Greeter;
 
+/// The persistent metainfo key whose value, when a caller sends one (as the TTHeader header
+/// `RPC_PERSIST_CALLER`), the reply names instead of the request's name: how the TTHeader
+/// test sees that volo's handler read a header our client sent.
+pub const CALLER_KEY: &str = "CALLER";
+
 impl HelloService for Greeter {
     async fn say_hello(&self, req: HelloRequest) -> Result<HelloResponse, volo_thrift::ServerError> {
         let name = req.name.unwrap_or_default();
         let message = reply_message(&name, req.message.as_deref().unwrap_or_default());
+        let caller = metainfo::METAINFO.try_with(|m| m.borrow().get_persistent(CALLER_KEY)).ok().flatten();
         Ok(HelloResponse {
-            name: Some(name),
+            name: Some(caller.unwrap_or(name)),
             age: Some(19),
             message: Some(message.into()),
             timestamp: Some(now_millis()),

@@ -1,0 +1,435 @@
+//! Reading and writing one THeader or TTHeader frame: the fixed part, the header section
+//! (protocol id, transforms, info headers, padding) and the payload.
+//!
+//! ```text
+//! LENGTH u32 | MAGIC u16 | FLAGS u16 | SEQID i32 | HEADER WORDS u16 | header section | payload
+//! ```
+//!
+//! `LENGTH` counts what follows it; the header section is `HEADER WORDS` × 4 bytes. The two
+//! formats differ only in their magic and in how the header section is written: THeader
+//! (Apache, fbthrift) with varints, TTHeader (CloudWeGo) with `u8` ids and `u16` lengths.
+//!
+//! Apache's header protocol over its framed transport (`THeaderProtocol(TFramedTransport)`,
+//! what its cross-test programs run for `--protocol header --transport framed`) puts each
+//! whole frame, length and all, inside a framed-transport frame: read here too, and answered
+//! the same way. It cannot be mistaken for a plain frame: the inner length is the outer one
+//! less four, while a plain frame's first four bytes (magic and flags) read as a length
+//! beyond any frame limit.
+
+// Without a server or a client nothing reads header frames.
+#![cfg_attr(not(any(feature = "server", feature = "client")), allow(dead_code))]
+
+use bytes::{BufMut, Bytes, BytesMut};
+use thrift_core::Limits;
+
+use super::headers::Headers;
+use crate::detect::ProtocolKind;
+use crate::error::{Phase, TransportError, TransportErrorKind};
+
+/// The magic of Apache's THeader.
+pub(crate) const THEADER_MAGIC: u16 = 0x0FFF;
+/// The magic of CloudWeGo's TTHeader.
+pub(crate) const TTHEADER_MAGIC: u16 = 0x1000;
+/// Magic, flags, sequence id and header words: the bytes between the length and the header
+/// section.
+pub(crate) const FIXED_LEN: usize = 10;
+
+/// THeader's transform id of zlib (TTHeader defines none this library knows).
+const ZLIB: u32 = 1;
+/// Info header types. THeader: key/value (1) and fbthrift's persistent key/value (2), both
+/// read as headers. TTHeader: key/value, integer-key/value and the ACL token.
+const INFO_KEY_VALUE: u32 = 1;
+const INFO_PERSISTENT_KEY_VALUE: u32 = 2;
+const INFO_INT_KEY_VALUE: u32 = 0x10;
+const INFO_ACL_TOKEN: u32 = 0x11;
+
+/// Which of the two header formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Format {
+    THeader,
+    TTHeader,
+}
+
+impl Format {
+    pub fn magic(self) -> u16 {
+        match self {
+            Format::THeader => THEADER_MAGIC,
+            Format::TTHeader => TTHEADER_MAGIC,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::THeader => "THeader",
+            Format::TTHeader => "TTHeader",
+        }
+    }
+}
+
+/// What a frame says besides its payload; a reply echoes a request's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FrameInfo {
+    pub format: Format,
+    pub flags: u16,
+    pub seqid: i32,
+    /// The protocol of the payload.
+    pub protocol: ProtocolKind,
+    /// The payload is zlib-compressed (THeader's transform 1).
+    pub zlib: bool,
+    /// The frame sits inside a framed-transport frame.
+    pub nested: bool,
+    /// The payload is itself framed (a length, then the message): what volo-thrift's default
+    /// codec, "TTHeader + framed", writes.
+    pub framed_payload: bool,
+    pub headers: Headers,
+}
+
+/// The protocol id of `protocol` in both formats.
+fn protocol_id(protocol: ProtocolKind) -> u32 {
+    match protocol {
+        ProtocolKind::Compact => 2,
+        ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => 0,
+    }
+}
+
+/// The protocol of a protocol id, in both formats.
+pub(crate) fn protocol_of(id: u32) -> Option<ProtocolKind> {
+    match id {
+        0 => Some(ProtocolKind::Binary),
+        2 => Some(ProtocolKind::Compact),
+        _ => None,
+    }
+}
+
+fn error(format: Format, at: usize, what: String) -> TransportError {
+    TransportError::new(Phase::Header, TransportErrorKind::Header(format!("{}: {what}", format.name()))).at(at)
+}
+
+/// Reads a frame whose length prefix is gone: `frame` is the `LENGTH` bytes after it, already
+/// within the frame limit. Answers what the frame says and its payload (inflated, within
+/// `limits.max_frame_len`, when zlib-compressed), which shares `frame`'s buffer otherwise.
+pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), TransportError> {
+    let inner = frame.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let nested = inner == Some(frame.len().wrapping_sub(4));
+    let frame = if nested { frame.slice(4..) } else { frame };
+    let Some(fixed) = frame.get(..FIXED_LEN) else {
+        let kind = TransportErrorKind::Header(format!(
+            "a frame of {} bytes is shorter than a header frame's fixed {FIXED_LEN}",
+            frame.len()
+        ));
+        return Err(TransportError::new(Phase::Header, kind).at(0));
+    };
+    let magic = u16::from_be_bytes([fixed[0], fixed[1]]);
+    let format = match magic {
+        THEADER_MAGIC => Format::THeader,
+        TTHEADER_MAGIC => Format::TTHeader,
+        other => {
+            let kind = TransportErrorKind::Header(format!(
+                "magic {other:#06x} is neither THeader's {THEADER_MAGIC:#06x} nor TTHeader's {TTHEADER_MAGIC:#06x}"
+            ));
+            return Err(TransportError::new(Phase::Header, kind).at(0));
+        }
+    };
+    let flags = u16::from_be_bytes([fixed[2], fixed[3]]);
+    let seqid = i32::from_be_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]);
+    let header_len = usize::from(u16::from_be_bytes([fixed[8], fixed[9]])) * 4;
+    let end = FIXED_LEN + header_len;
+    if end > frame.len() {
+        let what = format!("a header section of {header_len} bytes does not fit a frame of {} bytes", frame.len());
+        return Err(error(format, 8, what));
+    }
+    let mut section = Section { format, frame: &frame, end, at: FIXED_LEN };
+    let id = section.int()?;
+    let protocol = protocol_of(id)
+        .ok_or_else(|| error(format, FIXED_LEN, format!("protocol id {id} is neither binary (0) nor compact (2)")))?;
+    let mut zlib = false;
+    for _ in 0..section.int()? {
+        let at = section.at;
+        match section.int()? {
+            ZLIB if format == Format::THeader => zlib = true,
+            other => return Err(error(format, at, format!("unknown transform id {other}"))),
+        }
+    }
+    let headers = section.info_headers()?;
+    let payload = frame.slice(end..);
+    let payload =
+        if zlib { inflate(&payload, limits.max_frame_len).map_err(|w| error(format, end, w))? } else { payload };
+    // A length that covers exactly the rest: a framed payload. (No message begins so: a
+    // strict or compact envelope begins 80 or 82, and a non-strict name cannot fill the
+    // whole message.)
+    let inner = payload.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let framed_payload = inner == Some(payload.len().wrapping_sub(4));
+    let payload = if framed_payload { payload.slice(4..) } else { payload };
+    Ok((FrameInfo { format, flags, seqid, protocol, zlib, nested, framed_payload, headers }, payload))
+}
+
+/// A cursor over the header section, `frame[at..end]`.
+struct Section<'a> {
+    format: Format,
+    frame: &'a Bytes,
+    end: usize,
+    at: usize,
+}
+
+impl Section<'_> {
+    fn short(&self, what: &str) -> TransportError {
+        error(self.format, self.at, format!("the header section ends inside {what}"))
+    }
+
+    /// An id or count: a varint (THeader) or a byte (TTHeader).
+    fn int(&mut self) -> Result<u32, TransportError> {
+        match self.format {
+            Format::THeader => self.varint(),
+            Format::TTHeader => self.byte().map(u32::from),
+        }
+    }
+
+    fn byte(&mut self) -> Result<u8, TransportError> {
+        let b = *self.frame[..self.end].get(self.at).ok_or_else(|| self.short("an id"))?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn u16(&mut self) -> Result<u16, TransportError> {
+        let b = self.frame[..self.end].get(self.at..self.at + 2).ok_or_else(|| self.short("a 16-bit length"))?;
+        self.at += 2;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+
+    /// An unsigned LEB128 varint of at most 32 bits.
+    fn varint(&mut self) -> Result<u32, TransportError> {
+        let start = self.at;
+        let mut value: u64 = 0;
+        for shift in (0..35).step_by(7) {
+            let b = self.byte().map_err(|_| self.short("a varint"))?;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return u32::try_from(value).map_err(|_| error(self.format, start, "a varint beyond 32 bits".into()));
+            }
+        }
+        Err(error(self.format, start, "a varint longer than 5 bytes".into()))
+    }
+
+    /// A length-prefixed string: a varint length (THeader) or a `u16` one (TTHeader); a
+    /// slice of the frame.
+    fn string(&mut self) -> Result<Bytes, TransportError> {
+        let len = match self.format {
+            Format::THeader => self.varint()? as usize,
+            Format::TTHeader => usize::from(self.u16()?),
+        };
+        if len > self.end - self.at {
+            return Err(self.short("a string"));
+        }
+        self.at += len;
+        Ok(self.frame.slice(self.at - len..self.at))
+    }
+
+    /// A count of entries, each at least `min` bytes: one that cannot fit is refused before
+    /// anything is read.
+    fn count(&mut self, min: usize) -> Result<usize, TransportError> {
+        let at = self.at;
+        let n = match self.format {
+            Format::THeader => self.varint()? as usize,
+            Format::TTHeader => usize::from(self.u16()?),
+        };
+        if n.saturating_mul(min) > self.end - self.at {
+            return Err(error(self.format, at, format!("{n} headers do not fit the header section")));
+        }
+        if n > MAX_HEADERS {
+            return Err(error(self.format, at, format!("{n} headers in one block, beyond the {MAX_HEADERS} taken")));
+        }
+        Ok(n)
+    }
+
+    /// The info headers up to the end of the section. Padding (type 0) or a type this
+    /// library does not know ends them, as in Apache's readers.
+    fn info_headers(&mut self) -> Result<Headers, TransportError> {
+        let mut headers = Headers::new();
+        while self.at < self.end {
+            match (self.format, self.int()?) {
+                (Format::THeader, INFO_KEY_VALUE | INFO_PERSISTENT_KEY_VALUE) | (Format::TTHeader, INFO_KEY_VALUE) => {
+                    for _ in 0..self.count(2)? {
+                        let key = self.string()?;
+                        headers.push(key, self.string()?);
+                    }
+                }
+                (Format::TTHeader, INFO_INT_KEY_VALUE) => {
+                    for _ in 0..self.count(4)? {
+                        let key = self.u16()?;
+                        headers.push_int(key, self.string()?);
+                    }
+                }
+                (Format::TTHeader, INFO_ACL_TOKEN) => {
+                    headers.push(Bytes::from_static(ACL_TOKEN_KEY.as_bytes()), self.string()?);
+                }
+                _ => break,
+            }
+        }
+        Ok(headers)
+    }
+}
+
+/// The most headers one info block may hold: what a frame's headers cost to read stays
+/// small (64 bytes of bookkeeping per header) whatever its header section says.
+pub(crate) const MAX_HEADERS: usize = 1024;
+
+/// The string key TTHeader's ACL token is kept under in [`Headers`].
+pub(crate) const ACL_TOKEN_KEY: &str = "acl_token";
+
+/// Writes a whole frame, length prefix included: `info`'s fixed part with `headers`, and a
+/// payload of `payload_len` bytes that `write_payload` writes. One allocation of the exact
+/// size unless the payload is compressed.
+///
+/// # Errors
+/// Headers too long for the format (a section beyond 256 KiB, a TTHeader string beyond
+/// 64 KiB), or zlib asked of a build without the `zlib` feature.
+pub(crate) fn write(
+    info: &FrameInfo,
+    headers: &Headers,
+    payload_len: usize,
+    write_payload: impl FnOnce(&mut BytesMut),
+) -> Result<Bytes, TransportError> {
+    let framed = if info.framed_payload { 4 } else { 0 };
+    if !info.zlib {
+        return write_frame(info, headers, framed + payload_len, |buf| {
+            if info.framed_payload {
+                buf.put_u32(payload_len as u32);
+            }
+            write_payload(buf)
+        });
+    }
+    let mut plain = BytesMut::with_capacity(framed + payload_len);
+    if info.framed_payload {
+        plain.put_u32(payload_len as u32);
+    }
+    write_payload(&mut plain);
+    let compressed = deflate(&plain).map_err(|what| error(info.format, 0, what))?;
+    write_frame(info, headers, compressed.len(), |buf| buf.put_slice(&compressed))
+}
+
+fn write_frame(
+    info: &FrameInfo,
+    headers: &Headers,
+    payload_len: usize,
+    write_payload: impl FnOnce(&mut BytesMut),
+) -> Result<Bytes, TransportError> {
+    let outer = if info.nested { 4 } else { 0 };
+    // Room for the section: each header's bytes and at most 6 of lengths, ids and counts.
+    let section_room = 16
+        + headers.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>()
+        + headers.iter_int().map(|(_, v)| v.len() + 6).sum::<usize>();
+    let mut buf = BytesMut::with_capacity(outer + 4 + FIXED_LEN + section_room + payload_len);
+    // The lengths are written once the section's is known.
+    buf.put_bytes(0, outer + 4);
+    buf.put_u16(info.format.magic());
+    buf.put_u16(info.flags);
+    buf.put_i32(info.seqid);
+    buf.put_u16(0);
+    let start = buf.len();
+    write_section(info, headers, &mut buf)?;
+    buf.put_bytes(0, (buf.len() - start).next_multiple_of(4) - (buf.len() - start));
+    let words = (buf.len() - start) / 4;
+    if words > usize::from(u16::MAX) {
+        return Err(error(info.format, 0, "the header section too long for the format".into()));
+    }
+    buf[start - 2..start].copy_from_slice(&(words as u16).to_be_bytes());
+    write_payload(&mut buf);
+    let len = buf.len() - outer - 4;
+    if info.nested {
+        buf[..4].copy_from_slice(&(len as u32 + 4).to_be_bytes());
+    }
+    buf[outer..outer + 4].copy_from_slice(&(len as u32).to_be_bytes());
+    debug_assert_eq!(len, FIXED_LEN + words * 4 + payload_len);
+    Ok(buf.freeze())
+}
+
+/// Writes the header section of `info` and `headers`, unpadded.
+fn write_section(info: &FrameInfo, headers: &Headers, out: &mut BytesMut) -> Result<(), TransportError> {
+    let format = info.format;
+    let too_long = |what: &str| error(format, 0, format!("{what} too long for the format"));
+    let put_int = |out: &mut BytesMut, v: u32| match format {
+        Format::THeader => put_varint(out, v),
+        Format::TTHeader => out.put_u8(v as u8),
+    };
+    let put_len = |out: &mut BytesMut, len: usize| -> Result<(), TransportError> {
+        match format {
+            Format::THeader => put_varint(out, u32::try_from(len).map_err(|_| too_long("a header"))?),
+            Format::TTHeader => out.put_u16(u16::try_from(len).map_err(|_| too_long("a header or header count"))?),
+        }
+        Ok(())
+    };
+    put_int(out, protocol_id(info.protocol));
+    put_int(out, u32::from(info.zlib));
+    if info.zlib {
+        put_int(out, ZLIB);
+    }
+    // TTHeader carries the ACL token in a block of its own.
+    let strings = || headers.iter().filter(|(k, _)| format == Format::THeader || *k != ACL_TOKEN_KEY.as_bytes());
+    let count = strings().count();
+    if count > 0 {
+        put_int(out, INFO_KEY_VALUE);
+        put_len(out, count)?;
+        for (k, v) in strings() {
+            put_len(out, k.len())?;
+            out.put_slice(k);
+            put_len(out, v.len())?;
+            out.put_slice(v);
+        }
+    }
+    if format == Format::TTHeader {
+        let count = headers.iter_int().count();
+        if count > 0 {
+            out.put_u8(INFO_INT_KEY_VALUE as u8);
+            put_len(out, count)?;
+            for (k, v) in headers.iter_int() {
+                out.put_u16(k);
+                put_len(out, v.len())?;
+                out.put_slice(v);
+            }
+        }
+        if let Some(token) = headers.get_bytes(ACL_TOKEN_KEY.as_bytes()) {
+            out.put_u8(INFO_ACL_TOKEN as u8);
+            put_len(out, token.len())?;
+            out.put_slice(token);
+        }
+    }
+    Ok(())
+}
+
+fn put_varint(out: &mut BytesMut, mut v: u32) {
+    while v >= 0x80 {
+        out.put_u8(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.put_u8(v as u8);
+}
+
+#[cfg(feature = "zlib")]
+fn inflate(compressed: &[u8], max: usize) -> Result<Bytes, String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    // One byte past the limit tells "too long" from "exactly the limit".
+    let mut reader = flate2::read::ZlibDecoder::new(compressed).take(max as u64 + 1);
+    reader.read_to_end(&mut out).map_err(|e| format!("the zlib payload does not inflate: {e}"))?;
+    if out.len() > max {
+        return Err(format!("the zlib payload inflates beyond the maximum frame size {max}"));
+    }
+    Ok(Bytes::from(out))
+}
+
+#[cfg(not(feature = "zlib"))]
+fn inflate(_compressed: &[u8], _max: usize) -> Result<Bytes, String> {
+    Err("a zlib-compressed payload, and thrift-net was built without its `zlib` feature".into())
+}
+
+#[cfg(feature = "zlib")]
+fn deflate(plain: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(plain).and_then(|()| encoder.finish()).map_err(|e| format!("zlib compression failed: {e}"))
+}
+
+#[cfg(not(feature = "zlib"))]
+fn deflate(_plain: &[u8]) -> Result<Vec<u8>, String> {
+    Err("zlib compression asked, and thrift-net was built without its `zlib` feature".into())
+}

@@ -1,0 +1,180 @@
+//! The key/value headers a THeader or TTHeader frame carries.
+
+use std::fmt;
+
+use bytes::Bytes;
+
+/// Key/value headers of one message on the [`Transport::Header`](crate::Transport::Header)
+/// (THeader) or [`Transport::TTHeader`](crate::Transport::TTHeader) transport: trace ids,
+/// deadlines, auth tokens, caller names.
+///
+/// Keys and values are bytes (Apache's C++ and Python libraries allow any); the `&str`
+/// getters answer `None` for a value that is not UTF-8. TTHeader also has headers with
+/// 16-bit integer keys ([`Headers::int`], named in [`ttheader_keys`](crate::ttheader_keys)),
+/// which Kitex and volo use for the method, timeouts and caller; THeader has no such
+/// headers, and writes none. A key set twice keeps its last value, as Apache's
+/// libraries do. Headers read from a frame share its buffer: no copy.
+///
+/// ```
+/// use thrift_net::Headers;
+///
+/// let mut headers = Headers::new();
+/// headers.insert("trace-id", "4bf92f3577b34da6");
+/// headers.insert("trace-id", "00f067aa0ba902b7");
+/// assert_eq!(headers.get("trace-id"), Some("00f067aa0ba902b7"));
+/// assert_eq!(headers.len(), 1);
+/// headers.insert_int(thrift_net::ttheader_keys::RPC_TIMEOUT, "250");
+/// assert_eq!(headers.int(thrift_net::ttheader_keys::RPC_TIMEOUT), Some("250"));
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Headers {
+    strings: Vec<(Bytes, Bytes)>,
+    ints: Vec<(u16, Bytes)>,
+}
+
+impl Headers {
+    /// No headers.
+    pub const fn new() -> Headers {
+        Headers { strings: Vec::new(), ints: Vec::new() }
+    }
+
+    /// An empty set to borrow.
+    pub(crate) fn none() -> &'static Headers {
+        static NONE: Headers = Headers::new();
+        &NONE
+    }
+
+    /// The value of `key`, when it is there and UTF-8.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.get_bytes(key.as_bytes()).and_then(|v| std::str::from_utf8(v).ok())
+    }
+
+    /// The value of `key` as bytes.
+    pub fn get_bytes(&self, key: &[u8]) -> Option<&[u8]> {
+        // From the end: of a key read twice from the wire, the last counts.
+        self.strings.iter().rev().find(|(k, _)| k == key).map(|(_, v)| &v[..])
+    }
+
+    /// Sets `key` to `value`, replacing an earlier value.
+    pub fn insert(&mut self, key: impl Into<Bytes>, value: impl Into<Bytes>) {
+        let key = key.into();
+        self.strings.retain(|(k, _)| *k != key);
+        self.strings.push((key, value.into()));
+    }
+
+    /// Removes `key`, answering its value.
+    pub fn remove(&mut self, key: &str) -> Option<Bytes> {
+        let mut value = None;
+        self.strings.retain(|(k, v)| {
+            let hit = k == key.as_bytes();
+            if hit {
+                value = Some(v.clone());
+            }
+            !hit
+        });
+        value
+    }
+
+    /// The value of the integer key `key` (TTHeader), when it is there and UTF-8.
+    pub fn int(&self, key: u16) -> Option<&str> {
+        self.ints.iter().rev().find(|(k, _)| *k == key).and_then(|(_, v)| std::str::from_utf8(v).ok())
+    }
+
+    /// Sets the integer key `key` (TTHeader only) to `value`, replacing an earlier value.
+    pub fn insert_int(&mut self, key: u16, value: impl Into<Bytes>) {
+        self.ints.retain(|(k, _)| *k != key);
+        self.ints.push((key, value.into()));
+    }
+
+    /// Appends a header read from the wire, without looking for an earlier one of its key
+    /// (reading stays linear; the getters find the last).
+    pub(crate) fn push(&mut self, key: Bytes, value: Bytes) {
+        self.strings.push((key, value));
+    }
+
+    /// Appends an integer-keyed header read from the wire.
+    pub(crate) fn push_int(&mut self, key: u16, value: Bytes) {
+        self.ints.push((key, value));
+    }
+
+    /// The string-keyed headers, in the order set (a key the peer sent twice appears
+    /// twice).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.strings.iter().map(|(k, v)| (&k[..], &v[..]))
+    }
+
+    /// The integer-keyed headers (TTHeader), in the order set (a key the peer sent
+    /// twice appears twice).
+    pub fn iter_int(&self) -> impl Iterator<Item = (u16, &[u8])> {
+        self.ints.iter().map(|(k, v)| (*k, &v[..]))
+    }
+
+    /// How many headers there are, of both kinds.
+    pub fn len(&self) -> usize {
+        self.strings.len() + self.ints.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.strings.is_empty() && self.ints.is_empty()
+    }
+
+    /// Sets every header of `other` here, replacing values of the same keys.
+    pub fn extend(&mut self, other: &Headers) {
+        for (k, v) in &other.strings {
+            self.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.ints {
+            self.insert_int(*k, v.clone());
+        }
+    }
+}
+
+impl fmt::Debug for Headers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        f.debug_map()
+            .entries(self.strings.iter().map(|(k, v)| (text(k), text(v))))
+            .entries(self.ints.iter().map(|(k, v)| (k.to_string(), text(v))))
+            .finish()
+    }
+}
+
+/// The integer header keys of TTHeader that Kitex and volo define (CloudWeGo's
+/// `transport_protocol_ttheader`); values are strings (a timeout in milliseconds is `"250"`).
+pub mod ttheader_keys {
+    /// The transport type (`"framed"`, `"unframed"`).
+    pub const TRANSPORT_TYPE: u16 = 1;
+    /// The log id of the call.
+    pub const LOG_ID: u16 = 2;
+    /// The caller's service name.
+    pub const FROM_SERVICE: u16 = 3;
+    /// The caller's cluster.
+    pub const FROM_CLUSTER: u16 = 4;
+    /// The caller's data centre.
+    pub const FROM_IDC: u16 = 5;
+    /// The callee's service name.
+    pub const TO_SERVICE: u16 = 6;
+    /// The callee's cluster.
+    pub const TO_CLUSTER: u16 = 7;
+    /// The callee's data centre.
+    pub const TO_IDC: u16 = 8;
+    /// The method called.
+    pub const TO_METHOD: u16 = 9;
+    /// The environment.
+    pub const ENV: u16 = 10;
+    /// The address the call is for.
+    pub const DEST_ADDRESS: u16 = 11;
+    /// The caller's whole-call timeout, in milliseconds.
+    pub const RPC_TIMEOUT: u16 = 12;
+    /// The caller's read timeout, in milliseconds.
+    pub const READ_TIMEOUT: u16 = 13;
+    /// The caller's connect timeout, in milliseconds.
+    pub const CONNECT_TIMEOUT: u16 = 17;
+    /// The tracing span context.
+    pub const SPAN_CONTEXT: u16 = 18;
+    /// The method the caller is in.
+    pub const FROM_METHOD: u16 = 20;
+    /// The message type.
+    pub const MSG_TYPE: u16 = 22;
+}

@@ -1,0 +1,26 @@
+//! The header transports: Apache's THeader (magic `0x0FFF`, spoken by fbthrift and by
+//! Apache's C++, Java, Python and Go header clients) and CloudWeGo's TTHeader (magic
+//! `0x1000`, volo-thrift's and Kitex's header transport). Each message travels in a frame
+//! that also carries its protocol (binary or compact), its sequence id, optional zlib
+//! compression (THeader) and key/value [`Headers`].
+//!
+//! A [`Server`](crate::Server) recognises both from a connection's first bytes and answers
+//! in kind; [`Incoming::headers`](crate::Incoming::headers) shows a request's headers. A
+//! [`Client`](crate::Client) speaks them when its
+//! [`ClientConfig::transport`](crate::ClientConfig::transport) says so, sending the headers of
+//! [`Client::with_headers`](crate::Client::with_headers) with each call.
+
+#[cfg(any(feature = "server", feature = "client"))]
+mod codec;
+mod frame;
+mod headers;
+
+#[cfg(feature = "server")]
+pub(crate) use codec::HeaderCodec;
+#[cfg(feature = "client")]
+pub(crate) use codec::ReplyCodec;
+pub(crate) use frame::{protocol_of, write, Format, FrameInfo, FIXED_LEN};
+pub use headers::{ttheader_keys, Headers};
+
+#[cfg(test)]
+mod tests;

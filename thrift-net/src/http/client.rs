@@ -1,0 +1,153 @@
+//! The client side: a [`Channel`] that posts each call.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{header, Request, StatusCode, Uri};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, MessageHeader, MessageType};
+
+use super::CONTENT_TYPE;
+use crate::channel::{CallError, Channel, Reply};
+use crate::client::ClientConfig;
+use crate::error::{Phase, TransportError, TransportErrorKind};
+use crate::framing::{encode_message, Framing};
+use crate::header::Headers;
+use crate::incoming::with_protocol;
+use crate::message::Message;
+
+/// A [`Channel`] over HTTP: each call a `POST` of one bare message to one URL, as Apache's
+/// `THttpClient` sends them, on a pool of kept-alive HTTP/1.1 connections (hyper's). Cheap
+/// to clone: clones share the pool.
+///
+/// Of the [`ClientConfig`], the protocol, `multiplexed`, the call and connect timeouts and
+/// the limits apply (the transport is HTTP whatever `transport` says). A call that could not
+/// be sent (no connection) fails with [`CallError::NotSent`]; an answer other than `200 OK`
+/// with [`CallError::Transport`] naming the status and the start of the body.
+///
+/// ```no_run
+/// use thrift_net::http::HttpClient;
+/// use thrift_net::{ClientConfig, ProtocolKind, Transport};
+///
+/// let config = ClientConfig::new(Transport::Buffered, ProtocolKind::Compact);
+/// let channel = HttpClient::new("http://127.0.0.1:8080/thrift".parse().unwrap(), config);
+/// # let _ = channel;
+/// ```
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    client: Client<HttpConnector, Full<Bytes>>,
+    uri: Uri,
+    config: ClientConfig,
+    seqid: Arc<AtomicI32>,
+}
+
+impl HttpClient {
+    /// A client posting to `uri` (`http://host:port/path`).
+    ///
+    /// # Panics
+    /// When a call is made outside a tokio runtime.
+    pub fn new(uri: Uri, config: ClientConfig) -> Self {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        connector.set_connect_timeout(config.connect_timeout);
+        let client = Client::builder(TokioExecutor::new()).build(connector);
+        HttpClient { client, uri, config, seqid: Arc::new(AtomicI32::new(1)) }
+    }
+
+    /// The URL calls go to.
+    pub fn uri(&self) -> &Uri {
+        &self.uri
+    }
+
+    fn error(&self, what: String) -> TransportError {
+        TransportError::new(Phase::Io, TransportErrorKind::Http(format!("POST {}: {what}", self.uri)))
+    }
+
+    /// Posts one message and answers the response body (`None` for a oneway's).
+    async fn post<A: Encode + Sync + ?Sized>(
+        &self,
+        service: &str,
+        method: &str,
+        kind: MessageType,
+        args: &A,
+    ) -> Result<(i32, Bytes), CallError> {
+        let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
+        let prefixed;
+        let name = if self.config.multiplexed && !service.is_empty() {
+            prefixed = format!("{service}:{method}");
+            prefixed.as_str()
+        } else {
+            method
+        };
+        let message = Message::new(MessageHeader { name, kind, seqid }, args);
+        let body = with_protocol!(self.config.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))?;
+        let max = self.config.limits.max_message_len;
+        if body.len() > max {
+            let kind = TransportErrorKind::MessageTooLarge { len: body.len() as u64, max };
+            return Err(CallError::NotSent(TransportError::new(Phase::Encode, kind)));
+        }
+        let request = Request::post(self.uri.clone())
+            .header(header::CONTENT_TYPE, CONTENT_TYPE)
+            .header(header::ACCEPT, CONTENT_TYPE)
+            .body(Full::new(body))
+            .map_err(|e| CallError::NotSent(self.error(e.to_string())))?;
+        let exchange = async {
+            let response = self.client.request(request).await.map_err(|e| {
+                let error = self.error(format!("{e}"));
+                if e.is_connect() {
+                    CallError::NotSent(error)
+                } else {
+                    CallError::Transport(error)
+                }
+            })?;
+            let status = response.status();
+            let body = Limited::new(response.into_body(), max)
+                .collect()
+                .await
+                .map_err(|e| CallError::Transport(self.error(format!("reading the response: {e}"))))?
+                .to_bytes();
+            if status != StatusCode::OK {
+                let start = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+                return Err(CallError::Transport(self.error(format!("HTTP {status}: {start}"))));
+            }
+            Ok((seqid, body))
+        };
+        match self.config.call_timeout {
+            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(limit))),
+            None => exchange.await,
+        }
+    }
+}
+
+impl Channel for HttpClient {
+    async fn call<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        let (seqid, body) = self.post(service, method, MessageType::Call, args).await?;
+        let reply = Reply::parse(body, self.config.protocol, self.config.limits).map_err(CallError::Protocol)?;
+        if reply.seqid() != seqid {
+            let message = format!("a reply with sequence id {} to call {seqid}", reply.seqid());
+            return Err(CallError::Application(ApplicationException::new(
+                ApplicationExceptionKind::BadSequenceId,
+                message,
+            )));
+        }
+        Ok(reply)
+    }
+
+    async fn oneway<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<(), CallError> {
+        self.post(service, method, MessageType::Oneway, args).await.map(|_| ())
+    }
+}

@@ -1,0 +1,240 @@
+//! The server side: a tower service of HTTP requests, and a loop that serves one.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{header, Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use thrift_core::{Limits, MessageType};
+use tokio::net::TcpListener;
+use tracing::{debug, error, warn};
+
+use super::CONTENT_TYPE;
+use crate::detect::{detect, Detection, Transport, Wire};
+use crate::framing::Framing;
+use crate::incoming::{Incoming, Service};
+use crate::panics::{panic_message, CatchUnwind};
+
+/// How long [`serve_http`] waits for a request's headers (on a new connection, and between
+/// requests of a kept-alive one) before closing the connection.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A Thrift [`Service`] as a `tower::Service` of HTTP requests: `POST` bodies are calls in the
+/// binary or compact protocol (told from their first bytes), answered in kind. A oneway call
+/// is answered (`200`, empty) as soon as it is read, and run after.
+///
+/// Anything else is answered with a status and a line of text: `405` for another method,
+/// `413` for a body beyond the message limit, `400` for a body that is not one Thrift
+/// message. A handler that panics is answered with `INTERNAL_ERROR`, as the
+/// [`Server`](crate::Server) does. Cheap to clone: clones share the service.
+///
+/// ```
+/// use thrift_net::http::HttpService;
+/// use thrift_net::service;
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] s: String) -> String;
+/// }
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, s: String) -> String { s }
+/// }
+///
+/// // In an axum app: `Router::new().route_service("/thrift", thrift)`.
+/// let thrift = HttpService::new(EchoServer::new(Parrot));
+/// # let _ = thrift;
+/// ```
+pub struct HttpService<S> {
+    service: Arc<S>,
+    limits: Limits,
+}
+
+impl<S> Clone for HttpService<S> {
+    fn clone(&self) -> Self {
+        HttpService { service: self.service.clone(), limits: self.limits }
+    }
+}
+
+impl<S: Service> HttpService<S> {
+    /// Serves `service` with Apache's limits.
+    pub fn new(service: S) -> Self {
+        HttpService { service: Arc::new(service), limits: Limits::default() }
+    }
+
+    /// The limits bodies are read and decoded within.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    async fn answer<B>(self, request: Request<B>) -> Response<Full<Bytes>>
+    where
+        B: Body,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        if request.method() != Method::POST {
+            let mut response = text(StatusCode::METHOD_NOT_ALLOWED, "Thrift calls are POST requests".into());
+            response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+            return response;
+        }
+        let max = self.limits.max_message_len;
+        let body = match Limited::new(request.into_body(), max).collect().await {
+            Ok(body) => body.to_bytes(),
+            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+                return text(StatusCode::PAYLOAD_TOO_LARGE, format!("a body beyond the maximum message size {max}"));
+            }
+            Err(e) => return text(StatusCode::BAD_REQUEST, format!("reading the body failed: {e}")),
+        };
+        let protocol = match detect(&body, &self.limits) {
+            Ok(Detection::Found(Wire { transport: Transport::Buffered, protocol })) => protocol,
+            Ok(Detection::Found(wire)) => {
+                let why = format!("a body must be one bare message, not {:?}", wire.transport);
+                return text(StatusCode::BAD_REQUEST, why);
+            }
+            Ok(Detection::NeedMore(_)) => return text(StatusCode::BAD_REQUEST, "a body cut short".into()),
+            Err(e) => return text(StatusCode::BAD_REQUEST, e.to_string()),
+        };
+        let incoming = match Incoming::framed_as(body, protocol, Framing::Bare, self.limits) {
+            Ok(incoming) => incoming,
+            Err(e) => return text(StatusCode::BAD_REQUEST, format!("an undecodable envelope: {e}")),
+        };
+        if incoming.kind() == MessageType::Oneway {
+            // Its sender waits for nothing but the answer to the POST: answered at once, run
+            // after.
+            let service = self.service.clone();
+            tokio::spawn(async move {
+                let method = incoming.method().to_owned();
+                if let Err(panic) = CatchUnwind(Box::pin(service.call(incoming))).await {
+                    error!(panic = panic_message(&*panic), method, "oneway handler panicked");
+                }
+            });
+            return thrift_response(Bytes::new());
+        }
+        let request = incoming.clone();
+        let reply = match CatchUnwind(Box::pin(self.service.call(incoming))).await {
+            Ok(outgoing) => outgoing.into_bytes(),
+            Err(panic) => {
+                error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
+                request.internal_error(format!("internal error processing {}", request.method()))
+            }
+        };
+        thrift_response(reply.unwrap_or_default())
+    }
+}
+
+fn thrift_response(body: Bytes) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(body));
+    response.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(CONTENT_TYPE));
+    response
+}
+
+fn text(status: StatusCode, message: String) -> Response<Full<Bytes>> {
+    debug!(%status, %message, "HTTP request refused");
+    let mut response = Response::new(Full::new(Bytes::from(message)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/plain; charset=utf-8"));
+    response
+}
+
+impl<S, B> tower_service::Service<Request<B>> for HttpService<S>
+where
+    S: Service,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    type Response = Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let this = self.clone();
+        Box::pin(async move { Ok(this.answer(request).await) })
+    }
+}
+
+/// Serves `service` over HTTP/1.1 on `listener` until `shutdown` completes, then lets the
+/// requests in flight finish (at most `grace`) and returns.
+///
+/// A failed connection is logged and closed; after an accept error the loop backs off and
+/// accepts again, as the [`Server`](crate::Server) does.
+///
+/// ```
+/// use std::time::Duration;
+/// use thrift_net::http::{serve_http, HttpClient, HttpService};
+/// use thrift_net::{service, ClientConfig};
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] s: String) -> String;
+/// }
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, s: String) -> String { s }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// let url = format!("http://{}/", listener.local_addr()?);
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let server = tokio::spawn(serve_http(listener, HttpService::new(EchoServer::new(Parrot)), async {
+///     let _ = stopped.await;
+/// }, Duration::from_secs(1)));
+/// let client = EchoClient::new(HttpClient::new(url.parse()?, ClientConfig::default()));
+/// assert_eq!(client.echo("over http".into()).await?, "over http");
+/// let _ = stop.send(());
+/// server.await?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+pub async fn serve_http<S: Service>(
+    listener: TcpListener,
+    service: HttpService<S>,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) {
+    let graceful = GracefulShutdown::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) if crate::accept::is_peers(&e) => {
+                    debug!(%e, "accept");
+                    continue;
+                }
+                Err(e) => {
+                    warn!(%e, "accept failed; backing off");
+                    tokio::time::sleep(crate::accept::ACCEPT_BACKOFF).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                debug!(%peer, %e, "HTTP connection failed");
+            }
+        });
+    }
+    let _ = tokio::time::timeout(grace, graceful.shutdown()).await;
+}

@@ -1,0 +1,217 @@
+//! THeader and TTHeader end to end: the server detects both, answers in kind, shows the
+//! request's headers; the client speaks both and sends its handle's headers. Hand-written
+//! frames check the bytes the server answers with.
+
+#[path = "common/hello.rs"]
+mod hello;
+
+use std::time::Duration;
+
+use bytes::{BufMut, Bytes};
+use hello::*;
+use thrift_core::{MessageType, ThriftStruct};
+use thrift_net::{
+    ttheader_keys, Client, ClientConfig, Headers, Incoming, Outgoing, ProtocolKind, Server, Service, Transport,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const HEADER_WIRES: [(Transport, ProtocolKind); 5] = [
+    (Transport::FramedHeader, ProtocolKind::Binary),
+    (Transport::Header, ProtocolKind::Binary),
+    (Transport::Header, ProtocolKind::Compact),
+    (Transport::TTHeader, ProtocolKind::Binary),
+    (Transport::TTHeader, ProtocolKind::Compact),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_call_shape_works_over_both_header_transports() {
+    let (handle, _greeter) = start_greeter(Server::new()).await;
+    for (transport, protocol) in HEADER_WIRES {
+        let wire = format!("{transport:?} {protocol:?}");
+        let client = hello_client(&handle, ClientConfig::new(transport, protocol)).await;
+        let reply = within(client.say_hello(HelloRequest { name: "ada".into() })).await.unwrap();
+        assert_eq!(reply.message, "hello, ada", "{wire}");
+        // The declared exception.
+        let err = within(client.say_hello(HelloRequest::default())).await.unwrap_err();
+        assert!(err.to_string().contains("no name"), "{wire}: {err}");
+        // Replies out of order on one connection.
+        let (slow, fast) = tokio::join!(client.slow_hello("slow".into(), 200), client.slow_hello("fast".into(), 0));
+        assert_eq!((slow.unwrap(), fast.unwrap()), ("hello, slow".into(), "hello, fast".into()), "{wire}");
+        // Oneway, then a call that sees it.
+        within(client.log(wire.clone())).await.unwrap();
+        // Handled concurrently: the line shows once the oneway's handler ran.
+        let seen = within(async {
+            loop {
+                if client.logged().await.unwrap().contains(&wire) {
+                    return true;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        });
+        assert!(seen.await, "{wire}");
+    }
+}
+
+/// Answers every call with what the request showed: its transport and its headers.
+struct ShowHeaders;
+
+#[derive(ThriftStruct)]
+struct Shown {
+    #[thrift(id = 0)]
+    success: Option<Vec<String>>,
+}
+
+impl Service for ShowHeaders {
+    const NAME: &'static str = "Show";
+
+    async fn call(&self, request: Incoming) -> Outgoing {
+        let mut shown = vec![format!("{:?}", request.transport())];
+        for (k, v) in request.headers().iter() {
+            shown.push(format!("{}={}", String::from_utf8_lossy(k), String::from_utf8_lossy(v)));
+        }
+        for (k, v) in request.headers().iter_int() {
+            shown.push(format!("#{k}={}", String::from_utf8_lossy(v)));
+        }
+        request.reply(&Shown { success: Some(shown) })
+    }
+}
+
+#[service(name = "Show")]
+trait Show {
+    async fn show(&self) -> Vec<String>;
+}
+
+use thrift_net::service;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handlers_see_the_headers_each_handle_sends() {
+    let handle = Server::new().bind("127.0.0.1:0", ShowHeaders).await.unwrap();
+    for (transport, protocol) in HEADER_WIRES {
+        let client =
+            within(Client::connect(handle.local_addr(), ClientConfig::new(transport, protocol))).await.unwrap();
+        // No headers: none arrive.
+        let shown = within(ShowClient::new(client.clone()).show()).await.unwrap();
+        assert_eq!(shown, vec![format!("{transport:?}")]);
+        let mut headers = Headers::new();
+        headers.insert("trace-id", "4bf92f3577b34da6");
+        headers.insert("caller", "billing");
+        let traced = client.with_headers(headers);
+        let mut more = Headers::new();
+        more.insert("caller", "ledger");
+        if transport == Transport::TTHeader {
+            more.insert_int(ttheader_keys::RPC_TIMEOUT, "250");
+        }
+        let both = traced.with_headers(more);
+        let shown = within(ShowClient::new(both.clone()).show()).await.unwrap();
+        let mut expected = vec![format!("{transport:?}"), "trace-id=4bf92f3577b34da6".into(), "caller=ledger".into()];
+        if transport == Transport::TTHeader {
+            expected.push("#12=250".into());
+        }
+        assert_eq!(shown, expected, "{transport:?} {protocol:?}");
+        // The first handle's headers are its own: the second's did not change them.
+        assert_eq!(traced.headers().get("caller"), Some("billing"));
+        // Several concurrent calls, each with its handle's headers.
+        let (with, without) = (ShowClient::new(traced.clone()), ShowClient::new(client.clone()));
+        let (a, b) = tokio::join!(with.show(), without.show());
+        assert!(a.unwrap().contains(&"caller=billing".to_string()));
+        assert_eq!(b.unwrap().len(), 1);
+    }
+    // A framed client has nowhere to put headers: its handler sees none.
+    let client = within(Client::connect(handle.local_addr(), ClientConfig::default())).await.unwrap();
+    let mut headers = Headers::new();
+    headers.insert("k", "v");
+    let shown = within(ShowClient::new(client.with_headers(headers)).show()).await.unwrap();
+    assert_eq!(shown, vec!["Framed".to_string()]);
+}
+
+/// A THeader or TTHeader request frame written by hand.
+fn header_frame(magic: u16, flags: u16, seqid: i32, section: &[u8], payload: &[u8]) -> Vec<u8> {
+    assert_eq!(section.len() % 4, 0);
+    let mut out = Vec::new();
+    out.put_u32((10 + section.len() + payload.len()) as u32);
+    out.put_u16(magic);
+    out.put_u16(flags);
+    out.put_i32(seqid);
+    out.put_u16((section.len() / 4) as u16);
+    out.put_slice(section);
+    out.put_slice(payload);
+    out
+}
+
+/// Reads one whole frame (length prefix and all) from `stream`.
+async fn read_frame(stream: &mut TcpStream) -> Vec<u8> {
+    let mut len = [0u8; 4];
+    within(stream.read_exact(&mut len)).await.unwrap();
+    let mut rest = vec![0u8; u32::from_be_bytes(len) as usize];
+    within(stream.read_exact(&mut rest)).await.unwrap();
+    [&len[..], &rest].concat()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reply_frame_echoes_the_requests_flags_seqid_and_protocol() {
+    let handle = start(Server::new()).await;
+    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "bo".into() } };
+    for (magic, protocol_id, protocol) in
+        [(0x0fffu16, 0u8, ProtocolKind::Binary), (0x0fff, 2, ProtocolKind::Compact), (0x1000, 0, ProtocolKind::Binary)]
+    {
+        let call = encode_call(protocol, false, "sayHello", MessageType::Call, 41, &args);
+        // THeader: protocol id, no transforms, key/value block {a: b}, padding. TTHeader: the
+        // same header in its encoding.
+        let section: &[u8] = if magic == 0x0fff {
+            &[protocol_id, 0, 1, 1, 1, b'a', 1, b'b']
+        } else {
+            &[protocol_id, 0, 1, 0, 1, 0, 1, b'a', 0, 1, b'b', 0]
+        };
+        let mut stream = within(TcpStream::connect(handle.local_addr())).await.unwrap();
+        within(stream.write_all(&header_frame(magic, 0x0001, 41, section, &call))).await.unwrap();
+        let reply = read_frame(&mut stream).await;
+        assert_eq!(reply[4..6], magic.to_be_bytes(), "magic");
+        assert_eq!(reply[6..8], [0, 1], "flags echoed");
+        assert_eq!(reply[8..12], 41i32.to_be_bytes(), "seqid echoed");
+        let words = u16::from_be_bytes([reply[12], reply[13]]) as usize;
+        assert_eq!(reply[14], protocol_id, "protocol echoed");
+        let message = Bytes::copy_from_slice(&reply[14 + words * 4..]);
+        let parsed = thrift_net::Reply::parse(message, protocol, Default::default()).unwrap();
+        assert_eq!(parsed.seqid(), 41);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_zlib_request_is_answered_compressed() {
+    use std::io::{Read, Write};
+    let handle = start(Server::new()).await;
+    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "zed".into() } };
+    let call = encode_call(ProtocolKind::Compact, false, "sayHello", MessageType::Call, 9, &args);
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&call).unwrap();
+    let compressed = z.finish().unwrap();
+    let mut stream = within(TcpStream::connect(handle.local_addr())).await.unwrap();
+    // Protocol compact, one transform: zlib (1); padding.
+    within(stream.write_all(&header_frame(0x0fff, 0, 9, &[2, 1, 1, 0], &compressed))).await.unwrap();
+    let reply = read_frame(&mut stream).await;
+    assert_eq!(reply[14..17], [2, 1, 1], "compact, zlib echoed");
+    let mut plain = Vec::new();
+    flate2::read::ZlibDecoder::new(&reply[18..]).read_to_end(&mut plain).unwrap();
+    let parsed = thrift_net::Reply::parse(Bytes::from(plain), ProtocolKind::Compact, Default::default()).unwrap();
+    assert_eq!(parsed.seqid(), 9);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_header_closes_only_its_connection() {
+    let handle = start(Server::new()).await;
+    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "x".into() } };
+    let call = encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, 1, &args);
+    // A good first frame, then one naming protocol id 9.
+    let mut stream = within(TcpStream::connect(handle.local_addr())).await.unwrap();
+    within(stream.write_all(&header_frame(0x0fff, 0, 1, &[0, 0, 0, 0], &call))).await.unwrap();
+    let _ = read_frame(&mut stream).await;
+    within(stream.write_all(&header_frame(0x0fff, 0, 2, &[9, 0, 0, 0], &call))).await.unwrap();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut rest)).await;
+    assert!(matches!(closed, Ok(Ok(0)) | Ok(Err(_))), "closed without an answer: {closed:?} {rest:02x?}");
+    assert!(handle.metrics().errors >= 1);
+    // The server goes on serving.
+    let client = hello_client(&handle, ClientConfig::new(Transport::Header, ProtocolKind::Binary)).await;
+    assert_eq!(within(client.say_hello(HelloRequest { name: "y".into() })).await.unwrap().message, "hello, y");
+}
