@@ -157,7 +157,7 @@ impl Incoming {
     ///
     /// let header = MessageHeader { name: "ping", kind: MessageType::Call, seqid: 1 };
     /// let mut buf = Vec::new();
-    /// Message::new(header, &()).encode::<Binary, _>(&mut buf);
+    /// Message::new(header, &0i32).encode::<Binary, _>(&mut buf); // a real body is an args struct
     /// let request = Incoming::parse(Bytes::from(buf), ProtocolKind::Binary, true, Limits::default()).unwrap();
     /// assert_eq!(request.transport(), Transport::Framed);
     /// assert!(request.headers().is_empty());

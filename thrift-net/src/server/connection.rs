@@ -405,8 +405,11 @@ impl<S: Service> Connection<S> {
     /// [`LINGER`]), so the socket never closes on unread bytes, which would send a reset.
     async fn drain(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
         reader.watch_stop = false;
-        // A connection that owes nothing and has nothing partly received closes at once.
-        let mut busy = self.in_flight.any() || !reader.buf.is_empty();
+        // A connection that owes nothing, has nothing partly received and has been quiet
+        // for a spell closes at once. One answered a moment ago is busy: its peer may be
+        // sending the next call right now (closing under it would lose that call unanswered).
+        let recent = reader.last_progress.elapsed() < DRAIN_QUIET;
+        let mut busy = self.in_flight.any() || !reader.buf.is_empty() || recent;
         let mut peer_closed = false;
         'drain: loop {
             loop {
