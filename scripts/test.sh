@@ -10,6 +10,7 @@ bash scripts/install-test-deps.sh
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -q -p thrift-net --all-targets --all-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # Each optional part of the library crates builds alone, so a user who turns the others off
@@ -17,7 +18,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 for features in "" derive idl proptest; do
   cargo clippy -q -p thrift-core --no-default-features --features "$features" -- -D warnings
 done
-for features in "" server client pool tower zlib http; do
+for features in "" server client pool tower zlib http tls "server,tls,zlib" "client,tls,zlib"; do
   cargo clippy -q -p thrift-net --no-default-features --features "$features" -- -D warnings
 done
 

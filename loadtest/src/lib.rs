@@ -18,6 +18,7 @@
 //! ```sh
 //! cargo run --release -p thrift-loadtest                         # defaults: < 1 minute
 //! cargo run --release -p thrift-loadtest -- -c 16,64,256 -p large --protocol compact --chart out.svg
+//! cargo run --release -p thrift-loadtest -- --tls -s pool,pipelined   # over TLS (rustls)
 //! cargo run --release -p thrift-loadtest -- --serve 127.0.0.1:9090   # a server for another process
 //! cargo run --release -p thrift-loadtest -- --addr 127.0.0.1:9090 --json
 //! ```
@@ -29,8 +30,10 @@ pub mod options;
 pub mod report;
 pub mod run;
 pub mod strategy;
+pub mod tls;
 
 pub use drive::{drive, histogram, Failure, Load, Stats, Timing, MAX_LATENCY_US};
 pub use options::{Options, Payload, ProtocolFlag, Strategy, TransportFlag};
 pub use report::{CellResult, Report, RunInfo};
-pub use run::{run, run_cell, serve, start_server, CellSettings};
+pub use run::{run, run_cell, serve, start_server, start_tls_server, CellSettings};
+pub use tls::RunTls;

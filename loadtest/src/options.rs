@@ -146,6 +146,11 @@ pub struct Options {
     #[arg(long, value_enum, default_value_t = ProtocolFlag::Binary)]
     pub protocol: ProtocolFlag,
 
+    /// Over TLS (rustls): the in-process server presents a certificate made for the run,
+    /// which every connection (the pool's included) verifies.
+    #[arg(long, conflicts_with_all = ["addr", "serve"])]
+    pub tls: bool,
+
     /// The pool's `max_total` (connections at once); by default, the concurrency.
     #[arg(long, value_name = "N")]
     pub pool_size: Option<usize>,
@@ -299,6 +304,8 @@ mod tests {
         assert_eq!(o.client_config().protocol, ProtocolKind::Compact);
         assert!(parse(&["-s", "carrier-pigeon"]).is_err());
         assert!(parse(&["--addr", "127.0.0.1:1", "--serve", "127.0.0.1:2"]).is_err());
+        assert!(parse(&["--tls"]).unwrap().tls);
+        assert!(parse(&["--tls", "--addr", "127.0.0.1:1"]).is_err(), "TLS needs the run's own server");
         assert!(parse(&["--warmup", "5s", "--duration", "5s"]).unwrap().validate().is_err());
         assert!(parse(&["-c", "0"]).unwrap().validate().is_err());
         assert!(parse(&["--chart", "out.png"]).unwrap().validate().is_err());

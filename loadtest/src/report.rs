@@ -38,6 +38,8 @@ pub struct RunInfo {
     pub transport: TransportFlag,
     /// Binary or compact.
     pub protocol: ProtocolFlag,
+    /// Over TLS.
+    pub tls: bool,
     /// Cores the machine has.
     pub cores: usize,
 }

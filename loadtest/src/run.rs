@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use thrift_net::tls::ClientTls;
 use thrift_net::{ClientConfig, Server, ServerHandle};
 use tokio::runtime::Runtime;
 
@@ -16,6 +17,7 @@ use crate::hello::{Greeter, HelloRequest, HelloServiceServer};
 use crate::options::{Options, Payload, Strategy};
 use crate::report::{CellResult, Report, RunInfo};
 use crate::strategy::Caller;
+use crate::tls::RunTls;
 
 /// How often the progress bar is refreshed.
 const TICK: Duration = Duration::from_millis(200);
@@ -35,11 +37,13 @@ pub struct CellSettings {
     pub pool_size: Option<usize>,
     /// Connections the per-call strategy may open in one cell.
     pub max_connections: u64,
+    /// TLS for every connection; plain TCP when `None`.
+    pub tls: Option<ClientTls>,
 }
 
 impl CellSettings {
     /// The settings the command line asks for.
-    pub fn from_options(options: &Options) -> Self {
+    pub fn from_options(options: &Options, tls: Option<&RunTls>) -> Self {
         let mut client = options.client_config();
         // A connection that takes longer than a call may is as failed as the call.
         client.connect_timeout = client.call_timeout;
@@ -50,6 +54,7 @@ impl CellSettings {
             client,
             pool_size: options.pool_size,
             max_connections: options.max_connections,
+            tls: tls.map(|t| t.client.clone()),
         }
     }
 }
@@ -89,7 +94,9 @@ pub async fn run_cell(
 ) -> CellResult {
     let mut result =
         CellResult { strategy, concurrency, stats: Stats::default(), connections_opened: 0, capped: false };
-    let caller = match Caller::new(strategy, addr, settings.client.clone(), concurrency, settings.pool_size).await {
+    let caller =
+        Caller::new(strategy, addr, settings.client.clone(), settings.tls.clone(), concurrency, settings.pool_size);
+    let caller = match caller.await {
         Ok(caller) => caller,
         Err(failure) => {
             result.stats.errors.insert(format!("setup: {}", failure.kind), 1);
@@ -117,8 +124,23 @@ pub async fn run_cell(
 /// # Errors
 /// When `addr` cannot be bound.
 pub async fn start_server(addr: SocketAddr) -> io::Result<ServerHandle> {
-    let server = Server::builder().max_connections(100_000).max_in_flight_per_connection(4096).build();
-    server.bind(addr, HelloServiceServer::new(Greeter)).await
+    loadtest_server().bind(addr, HelloServiceServer::new(Greeter)).await
+}
+
+/// [`start_server`] over TLS, presenting `tls`.
+///
+/// # Errors
+/// When `addr` cannot be bound.
+pub async fn start_tls_server(
+    addr: SocketAddr,
+    tls: Arc<thrift_net::tls::rustls::ServerConfig>,
+) -> io::Result<ServerHandle> {
+    loadtest_server().bind_tls(addr, tls, HelloServiceServer::new(Greeter)).await
+}
+
+/// The server's settings: room for every caller of the per-call strategy.
+fn loadtest_server() -> Server {
+    Server::builder().max_connections(100_000).max_in_flight_per_connection(4096).build()
 }
 
 fn runtime(threads: Option<usize>, name: &str) -> io::Result<Runtime> {
@@ -159,7 +181,8 @@ fn cores() -> usize {
 /// server cannot start.
 pub fn run(options: &Options) -> Result<Report, String> {
     options.validate()?;
-    let settings = CellSettings::from_options(options);
+    let tls = if options.tls { Some(RunTls::generate()?) } else { None };
+    let settings = CellSettings::from_options(options, tls.as_ref());
     let client_rt = runtime(options.client_threads, "loadtest-client").map_err(|e| format!("client runtime: {e}"))?;
 
     let mut server: Option<(Runtime, ServerHandle)> = None;
@@ -172,9 +195,12 @@ pub fn run(options: &Options) -> Result<Report, String> {
         None => {
             let server_rt =
                 runtime(options.server_threads, "loadtest-server").map_err(|e| format!("server runtime: {e}"))?;
-            let handle = server_rt
-                .block_on(start_server(SocketAddr::from(([127, 0, 0, 1], 0))))
-                .map_err(|e| format!("starting the server: {e}"))?;
+            let local = SocketAddr::from(([127, 0, 0, 1], 0));
+            let handle = match &tls {
+                Some(tls) => server_rt.block_on(start_tls_server(local, tls.server.clone())),
+                None => server_rt.block_on(start_server(local)),
+            }
+            .map_err(|e| format!("starting the server: {e}"))?;
             let addr = handle.local_addr();
             server = Some((server_rt, handle));
             addr
@@ -222,7 +248,11 @@ pub fn run(options: &Options) -> Result<Report, String> {
         server_rt.block_on(handle.shutdown(Duration::from_secs(2)));
     }
     let run = RunInfo {
-        target: options.addr.clone().unwrap_or_else(|| format!("in-process server {addr}")),
+        target: options.addr.clone().unwrap_or_else(|| match options.tls {
+            true => format!("in-process server {addr} over TLS"),
+            false => format!("in-process server {addr}"),
+        }),
+        tls: options.tls,
         duration_s: options.duration.as_secs_f64(),
         warmup_s: options.warmup.as_secs_f64(),
         payload: options.payload,

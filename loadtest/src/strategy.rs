@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use thrift_net::tls::ClientTls;
 use thrift_net::{CallError, Client, ClientConfig, Mode, Pool, PoolConfig, TransportError, TransportErrorKind};
 use tokio::sync::Mutex;
 
@@ -38,6 +39,15 @@ fn transport_label(prefix: &str, e: &TransportError) -> String {
     }
 }
 
+/// Opens one connection, over TLS when `tls` is given.
+async fn connect(addr: SocketAddr, config: ClientConfig, tls: Option<&ClientTls>) -> Result<Client, Failure> {
+    let connected = match tls {
+        Some(tls) => Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await,
+        None => Client::connect(addr, config).await,
+    };
+    connected.map_err(|e| connect_failure(&e))
+}
+
 /// One strategy, set up against one server: it makes calls and counts connections.
 pub enum Caller {
     /// A connection per call.
@@ -46,6 +56,8 @@ pub enum Caller {
         addr: SocketAddr,
         /// Each connection's settings.
         config: ClientConfig,
+        /// TLS for each connection.
+        tls: Option<ClientTls>,
         /// Connections opened so far.
         opened: AtomicU64,
     },
@@ -67,13 +79,14 @@ impl Caller {
         strategy: Strategy,
         addr: SocketAddr,
         config: ClientConfig,
+        tls: Option<ClientTls>,
         concurrency: usize,
         pool_size: Option<usize>,
     ) -> Result<Caller, Failure> {
         Ok(match strategy {
-            Strategy::PerCall => Caller::PerCall { addr, config, opened: AtomicU64::new(0) },
+            Strategy::PerCall => Caller::PerCall { addr, config, tls, opened: AtomicU64::new(0) },
             Strategy::Mutex => {
-                let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
+                let client = connect(addr, config, tls.as_ref()).await?;
                 Caller::Mutex(Mutex::new(HelloServiceClient::new(client)))
             }
             Strategy::Pool => {
@@ -87,12 +100,13 @@ impl Caller {
                     max_total,
                     connect_timeout: call_timeout,
                     wait_timeout: Some(call_timeout),
+                    tls,
                     ..PoolConfig::default()
                 };
                 Caller::Pool(HelloServiceClient::new(Pool::new([addr], pool_config)))
             }
             Strategy::Pipelined => {
-                let client = Client::connect(addr, config).await.map_err(|e| connect_failure(&e))?;
+                let client = connect(addr, config, tls.as_ref()).await?;
                 Caller::Pipelined(HelloServiceClient::new(client))
             }
         })
@@ -104,8 +118,8 @@ impl Caller {
     /// The call's failure, labelled.
     pub async fn call(&self, req: &HelloRequest) -> Result<(), Failure> {
         let reply = match self {
-            Caller::PerCall { addr, config, opened } => {
-                let client = Client::connect(addr, config.clone()).await.map_err(|e| connect_failure(&e))?;
+            Caller::PerCall { addr, config, tls, opened } => {
+                let client = connect(*addr, config.clone(), tls.as_ref()).await?;
                 opened.fetch_add(1, Relaxed);
                 let reply = HelloServiceClient::new(client.clone()).say_hello(req.clone()).await;
                 // Closed by us, as the seed's `transport.close()`: this side keeps the

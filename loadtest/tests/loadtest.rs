@@ -49,6 +49,21 @@ fn json_has_every_strategy_with_calls_and_percentiles() {
     assert_eq!(json["run"]["payload"], "small");
 }
 
+/// `--tls`: every strategy over TLS, error free, the pool's and the per-call connections
+/// each through a handshake.
+#[test]
+fn every_strategy_runs_over_tls() {
+    let output = loadtest(&["--tls", "-d", "1500ms", "--warmup", "300ms", "-c", "4", "--json", "-q"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON document");
+    assert_eq!(json["run"]["tls"], true);
+    assert!(json["run"]["target"].as_str().unwrap().ends_with("over TLS"), "{}", json["run"]);
+    for cell in json["cells"].as_array().expect("a cells array") {
+        let name = cell["strategy"].as_str().unwrap();
+        assert!(cell["calls"].as_u64().unwrap() > 0, "{name}: {cell}");
+        assert_eq!(cell["errors"].as_object().unwrap().len(), 0, "{name}: {cell}");
+    }
+}
+
 #[test]
 fn table_and_chart_on_the_compact_buffered_wire_with_large_payloads() {
     let dir = std::env::temp_dir().join(format!("thrift-loadtest-{}", std::process::id()));

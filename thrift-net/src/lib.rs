@@ -25,7 +25,8 @@
 //! | `client` | on | the pipelining [`Client`] connection |
 //! | `pool` | on | the connection [`Pool`] (implies `client`) |
 //! | `tower` | on | `tower::Service` for [`Client`] (implies `client`) |
-//! | `zlib` | off | THeader's zlib transform (compressed requests are refused without it) |
+//! | `tls` | off | TLS on rustls (`ring`): `Server::bind_tls`, `Client::connect_tls`, PEM helpers in `tls` |
+//! | `zlib` | off | Apache's zlib transport (`ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib`) and THeader's zlib transform (compressed header requests are refused without it) |
 //!
 //! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
 //! ([`Channel`], [`Service`]) and the in-process [`LocalChannel`].
@@ -190,6 +191,10 @@ mod panics;
 mod pool;
 #[cfg(feature = "server")]
 mod server;
+#[cfg(feature = "tls")]
+pub mod tls;
+#[cfg(feature = "zlib")]
+mod zlib;
 
 pub use buffered::BufferedCodec;
 pub use channel::{CallError, Channel, Reply};
@@ -209,6 +214,8 @@ pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder
 /// The resumable scanner the buffered transport splits its stream with; it lives in
 /// `thrift-core`, beside the skip it shares its walker with.
 pub use thrift_core::{Scan, Scanner};
+#[cfg(feature = "zlib")]
+pub use zlib::ZlibStream;
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;

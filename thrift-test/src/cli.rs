@@ -1,16 +1,17 @@
-//! The command line of Apache's cross test: `--port`, `--protocol`, `--transport` (and
-//! `--host` for the client), each as `--flag=value` or `--flag value`; and what the two
-//! binaries do with it.
+//! The command line of Apache's cross test: `--port`, `--protocol`, `--transport`,
+//! `--domain-socket`, `--ssl` and `--zlib` (and `--host` for the client), each as
+//! `--flag=value` or `--flag value`; and what the two binaries do with it.
 
 use std::io::{self, Write};
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use std::future::Future;
 
 use thrift_net::http::{serve_http, HttpClient, HttpService};
-use thrift_net::{Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
+use thrift_net::{tls, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::checks::{self, UNKNOWN};
@@ -89,18 +90,21 @@ pub enum TransportArg {
     Framed,
     /// Each call an HTTP `POST` of one bare message (Apache's `THttpServer`/`THttpClient`).
     Http,
+    /// Messages back to back inside Apache's zlib transport (Apache's cross-test runner
+    /// passes `--transport=zlib --zlib`).
+    Zlib,
 }
 
 impl TransportArg {
     /// The transport with `protocol`: Apache's header protocol puts its THeader frames
     /// straight on the socket over the buffered transport, and each inside a frame over the
     /// framed one.
-    /// `None` for HTTP, which is not a transport of a socket.
+    /// `None` for HTTP, which is not a transport of a socket. `zlib` is buffered, inside zlib.
     pub fn transport(self, protocol: ProtocolArg) -> Option<Transport> {
         match (self, protocol.header()) {
-            (TransportArg::Buffered, false) => Some(Transport::Buffered),
+            (TransportArg::Buffered | TransportArg::Zlib, false) => Some(Transport::Buffered),
             (TransportArg::Framed, false) => Some(Transport::Framed),
-            (TransportArg::Buffered, true) => Some(Transport::Header),
+            (TransportArg::Buffered | TransportArg::Zlib, true) => Some(Transport::Header),
             (TransportArg::Framed, true) => Some(Transport::FramedHeader),
             (TransportArg::Http, _) => None,
         }
@@ -112,7 +116,56 @@ impl TransportArg {
             TransportArg::Buffered => "buffered",
             TransportArg::Framed => "framed",
             TransportArg::Http => "http",
+            TransportArg::Zlib => "zlib",
         }
+    }
+
+    /// Whether it is carried in zlib.
+    pub fn zlib(self) -> bool {
+        self == TransportArg::Zlib
+    }
+}
+
+/// Where Apache's test keys are unless `--keys-dir` says: Apache's cross-test runner runs
+/// each program from its language's directory under `test/`, beside `test/keys`.
+pub const DEFAULT_KEYS_DIR: &str = "../keys";
+
+/// What `--ssl`, `--zlib` and `--keys-dir` add to the connection, on either side.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+pub struct Layers {
+    /// TLS: the server presents `server.crt` with `server.key`, the client trusts `CA.pem`,
+    /// all from `--keys-dir` (Apache's `test/keys`).
+    #[arg(long)]
+    pub ssl: bool,
+    /// Apache's zlib transport under the framed or buffered one (the same as
+    /// `--transport=zlib` for buffered).
+    #[arg(long)]
+    pub zlib: bool,
+    /// The directory of Apache's test keys and certificates.
+    #[arg(long, default_value = DEFAULT_KEYS_DIR)]
+    pub keys_dir: PathBuf,
+}
+
+impl Layers {
+    /// How the two flags and the transport show in output: `framed`, `framed+zlib+ssl`.
+    fn describe(&self, transport: TransportArg) -> String {
+        let mut shown = transport.name().to_owned();
+        if self.zlib && !transport.zlib() {
+            shown.push_str("+zlib");
+        }
+        if self.ssl {
+            shown.push_str("+ssl");
+        }
+        shown
+    }
+
+    /// Whether the connection is carried in zlib.
+    fn zlib(&self, transport: TransportArg) -> bool {
+        self.zlib || transport.zlib()
+    }
+
+    fn key(&self, name: &str) -> PathBuf {
+        self.keys_dir.join(name)
     }
 }
 
@@ -132,6 +185,9 @@ pub struct ServerArgs {
     /// Listen on this Unix domain socket instead of a port.
     #[arg(long)]
     pub domain_socket: Option<std::path::PathBuf>,
+    /// TLS and zlib.
+    #[command(flatten)]
+    pub layers: Layers,
 }
 
 /// `thrift-test-client`'s arguments.
@@ -156,6 +212,9 @@ pub struct ClientArgs {
     /// Connect to this Unix domain socket instead of `--host` and `--port`.
     #[arg(long)]
     pub domain_socket: Option<std::path::PathBuf>,
+    /// TLS and zlib.
+    #[command(flatten)]
+    pub layers: Layers,
     /// How many times to run the whole suite, each on a new connection.
     #[arg(long, short = 'n', default_value_t = 1)]
     pub testloops: u32,
@@ -197,10 +256,14 @@ pub async fn serve(args: ServerArgs) -> io::Result<()> {
 async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Future<Output = ()>) -> io::Result<()> {
     let announce = |listening: &dyn std::fmt::Display| -> io::Result<()> {
         let mut out = io::stdout().lock();
-        writeln!(out, "listening on {listening} ({}, {})", args.protocol.name(), args.transport.name())?;
+        writeln!(out, "listening on {listening} ({}, {})", args.protocol.name(), args.layers.describe(args.transport))?;
         out.flush()
     };
+    let layers = &args.layers;
     if args.transport == TransportArg::Http {
+        if layers.ssl || layers.zlib {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes neither --ssl nor --zlib"));
+        }
         if args.domain_socket.is_some() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes a port, not a socket"));
         }
@@ -209,23 +272,51 @@ async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Fu
         serve_http(listener, HttpService::new(service), stopped, SHUTDOWN_GRACE).await;
         return Ok(());
     }
-    let server = Server::new();
+    let server = Server::builder().zlib(layers.zlib(args.transport)).build();
     match &args.domain_socket {
+        Some(path) if layers.ssl => {
+            Err(io::Error::new(io::ErrorKind::InvalidInput, format!("--ssl over --domain-socket {}", path.display())))
+        }
         Some(path) => {
             let handle = server.bind_unix(path, service).await?;
             announce(&path.display())?;
             stopped.await;
             handle.shutdown(SHUTDOWN_GRACE).await;
             let _ = std::fs::remove_file(path);
+            Ok(())
         }
         None => {
-            let handle = server.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)), service).await?;
+            let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
+            let handle = if layers.ssl {
+                let tls = tls::server_config(layers.key("server.crt"), layers.key("server.key"), None)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+                server.bind_tls(addr, tls, service).await?
+            } else {
+                server.bind(addr, service).await?
+            };
             announce(&handle.local_addr())?;
             stopped.await;
             handle.shutdown(SHUTDOWN_GRACE).await;
+            Ok(())
         }
     }
-    Ok(())
+}
+
+/// Connects as `args` say: TCP or a Unix domain socket, TLS when `--ssl` (trusting
+/// `CA.pem`, for the name `--host`).
+async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, String> {
+    match &args.domain_socket {
+        Some(path) if args.layers.ssl => Err(format!("--ssl over --domain-socket {}", path.display())),
+        Some(path) => Client::connect_unix(path, config).await.map_err(|e| e.to_string()),
+        None if args.layers.ssl => {
+            let ca: &Path = &args.layers.key("CA.pem");
+            let tls = tls::client_config(ca, None).map_err(|e| e.to_string())?;
+            Client::connect_tls((args.host.as_str(), args.port), &args.host, tls, config)
+                .await
+                .map_err(|e| e.to_string())
+        }
+        None => Client::connect((args.host.as_str(), args.port), config).await.map_err(|e| e.to_string()),
+    }
 }
 
 /// Connects, runs every check (`--testloops` times, each on a new connection), prints one
@@ -237,6 +328,7 @@ pub async fn run_client(args: ClientArgs) -> u8 {
         multiplexed: args.protocol.multiplexed(),
         call_timeout: Some(CALL_TIMEOUT),
         connect_timeout: Some(CALL_TIMEOUT),
+        zlib: args.layers.zlib(args.transport),
         ..ClientConfig::default()
     };
     let mut code = 0;
@@ -246,7 +338,7 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             args.host,
             args.port,
             args.protocol.name(),
-            args.transport.name()
+            args.layers.describe(args.transport)
         );
         let outcome = if args.transport == TransportArg::Http {
             let url = format!("http://{}:{}/", args.host, args.port);
@@ -257,11 +349,7 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             let client = HttpClient::new(uri, config.clone());
             run_checks(client.clone(), client, args.protocol).await
         } else {
-            let connected = match &args.domain_socket {
-                Some(path) => Client::connect_unix(path, config.clone()).await,
-                None => Client::connect((args.host.as_str(), args.port), config.clone()).await,
-            };
-            let client = match connected {
+            let client = match connect(&args, config.clone()).await {
                 Ok(client) => client,
                 Err(e) => {
                     println!("connect failed: {e}");
@@ -309,6 +397,19 @@ mod tests {
         assert_eq!((args.port, args.protocol, args.transport), (9090, ProtocolArg::Binary, TransportArg::Buffered));
         let args = ClientArgs::try_parse_from(["c"]).unwrap();
         assert_eq!((args.host.as_str(), args.port), ("localhost", 9090));
+    }
+
+    #[test]
+    fn ssl_and_zlib_as_apaches_runner_passes_them() {
+        let args = ServerArgs::try_parse_from(["s", "--transport=zlib", "--zlib", "--ssl", "--port=1"]).unwrap();
+        assert!(args.layers.ssl && args.layers.zlib && args.transport.zlib());
+        assert_eq!(args.transport.transport(args.protocol), Some(Transport::Buffered));
+        assert_eq!(args.layers.keys_dir, PathBuf::from(DEFAULT_KEYS_DIR));
+        let args = ClientArgs::try_parse_from(["c", "--transport", "framed", "--zlib", "--keys-dir", "/k"]).unwrap();
+        assert_eq!(args.layers.describe(args.transport), "framed+zlib");
+        assert_eq!(args.layers.key("CA.pem"), PathBuf::from("/k/CA.pem"));
+        let args = ClientArgs::try_parse_from(["c", "--transport=zlib", "--zlib", "--ssl"]).unwrap();
+        assert_eq!(args.layers.describe(args.transport), "zlib+ssl");
     }
 
     #[test]

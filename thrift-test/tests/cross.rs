@@ -1,11 +1,16 @@
 //! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, the
 //! accelerated `accel`, `accelc`, `multia`, `multiac`, and the header protocol's `header`,
-//! `multih`) × transport (buffered, framed, and HTTP over TCP) ×
-//! socket (TCP, Unix domain socket), with our client against our server, our client against Apache's Python test server, and
-//! Apache's Python test client against our server. The Python peers are Apache's own
-//! `test/py/TestServer.py` and `TestClient.py`, from Apache's source tree, on Apache's
-//! library and code Apache's compiler generated from Apache's `test/ThriftTest.thrift`, the
-//! file thrift-build generated our side from.
+//! `multih`) × transport (buffered, framed, and HTTP over TCP) × socket (TCP, Unix domain
+//! socket); then Apache's TLS and zlib cells: binary, compact, multi
+//! and multic × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
+//! `--transport=zlib --zlib` over TCP, a Unix domain socket and TLS. Each with our client
+//! against our server, our client against Apache's Python test server, Apache's Python test
+//! client against our server, and the Python peers against each other. The Python peers are
+//! Apache's own `test/py/TestServer.py` and `TestClient.py`, from Apache's source tree, on
+//! Apache's library and code Apache's compiler generated from Apache's
+//! `test/ThriftTest.thrift`, the file thrift-build generated our side from; the TLS cells use
+//! Apache's `test/keys` (our binaries get `--keys-dir`, Apache's find them beside their
+//! directory).
 //!
 //! A cell passes when the client exits 0: every method called, every result exact. Before
 //! each client against our server, a connection opens and closes without sending, which
@@ -14,11 +19,84 @@
 mod support;
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::Command;
 
 use support::{
     has_cell, run_client, rust_client, rust_server, ApachePython, Place, RunningServer, Server, PROTOCOLS, TRANSPORTS,
 };
+
+/// The protocols of the TLS and zlib cells: the four wire protocols (the accelerated names
+/// are the same bytes, and Apache's runner lists them only for Python's own peers).
+const LAYER_PROTOCOLS: [&str; 4] = ["binary", "compact", "multi", "multic"];
+/// The transports of the TLS cells (HTTPS is not among them).
+const LAYER_TRANSPORTS: [&str; 2] = ["buffered", "framed"];
+
+/// One cell of the matrix: `socket` is `tcp`, `unix` or `ssl` (TLS over TCP).
+struct Cell {
+    socket: &'static str,
+    protocol: &'static str,
+    transport: &'static str,
+}
+
+impl Cell {
+    /// The flags both programs get beyond protocol, transport and place, as Apache's runner
+    /// passes them.
+    fn layer_args(&self) -> Vec<&'static str> {
+        let mut args = Vec::new();
+        if self.transport == "zlib" {
+            args.push("--zlib");
+        }
+        if self.socket == "ssl" {
+            args.push("--ssl");
+        }
+        args
+    }
+}
+
+/// Every cell, plain ones first.
+fn cells() -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for socket in ["tcp", "unix"] {
+        for protocol in PROTOCOLS {
+            for transport in TRANSPORTS.into_iter().filter(|t| has_cell(socket, protocol, t)) {
+                cells.push(Cell { socket, protocol, transport });
+            }
+        }
+    }
+    for protocol in LAYER_PROTOCOLS {
+        for transport in LAYER_TRANSPORTS {
+            cells.push(Cell { socket: "ssl", protocol, transport });
+        }
+    }
+    for socket in ["tcp", "unix", "ssl"] {
+        for protocol in LAYER_PROTOCOLS {
+            cells.push(Cell { socket, protocol, transport: "zlib" });
+        }
+    }
+    cells
+}
+
+/// Apache's test keys, from Apache's source tree.
+fn keys_dir() -> PathBuf {
+    let source = thrift_tests::apache_src::apache_source()
+        .unwrap_or_else(|e| panic!("the TLS cells need Apache's test/keys: {e}"));
+    source.join("test/keys")
+}
+
+/// Our server, told where Apache's keys are.
+fn our_server() -> Server {
+    let mut command = rust_server();
+    command.arg("--keys-dir").arg(keys_dir());
+    Server::Ours(command)
+}
+
+/// Our client, told where Apache's keys are.
+fn our_client() -> Command {
+    let mut command = rust_client();
+    command.arg("--keys-dir").arg(keys_dir());
+    command
+}
 
 /// Runs every cell with a fresh server from `server` and the client from `client`, and
 /// fails with a table of the cells when any did not pass.
@@ -30,37 +108,45 @@ fn run_cells(
 ) {
     let mut table = String::new();
     let mut failures = Vec::new();
-    for socket in ["tcp", "unix"] {
-        for protocol in PROTOCOLS {
-            for transport in TRANSPORTS.into_iter().filter(|t| has_cell(socket, protocol, t)) {
-                let cell = format!("{pairing} {socket:>4} {protocol:>7} {transport:>8}");
-                let outcome = (|| {
-                    let mut running = match socket {
-                        "tcp" => RunningServer::start(server()?, protocol, transport)?,
-                        _ => RunningServer::start_unix(server()?, protocol, transport, &Place::socket_path(&cell))?,
-                    };
-                    if poke_server {
-                        running.place.poke()?;
-                    }
-                    let run = run_client(client()?, &running.place, protocol, transport)?;
-                    match run.code {
-                        Some(0) => Ok(run.took),
-                        Some(code) => {
-                            Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", run.output, running.stderr()))
-                        }
-                        None => Err(format!("client killed after {:?}:\n{}", run.took, run.output)),
-                    }
-                })();
-                match outcome {
-                    Ok(took) => writeln!(table, "{cell}  pass ({} ms)", took.as_millis()).unwrap(),
-                    Err(why) => {
-                        writeln!(table, "{cell}  FAIL").unwrap();
-                        failures.push(format!("--- {cell}\n{why}"));
-                    }
+    let (mut passed, mut total) = (0, 0);
+    for cell in cells() {
+        let Cell { socket, protocol, transport } = cell;
+        let name = format!("{pairing} {socket:>4} {protocol:>7} {transport:>8}");
+        total += 1;
+        let outcome = (|| {
+            let layers = cell.layer_args();
+            let mut server = server()?;
+            server.command_mut().args(&layers);
+            let mut running = match socket {
+                "unix" => RunningServer::start_unix(server, protocol, transport, &Place::socket_path(&name))?,
+                _ => RunningServer::start(server, protocol, transport)?,
+            };
+            if poke_server {
+                running.place.poke()?;
+            }
+            let mut client = client()?;
+            client.args(&layers);
+            let run = run_client(client, &running.place, protocol, transport)?;
+            match run.code {
+                Some(0) => Ok(run.took),
+                Some(code) => {
+                    Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", run.output, running.stderr()))
                 }
+                None => Err(format!("client killed after {:?}:\n{}", run.took, run.output)),
+            }
+        })();
+        match outcome {
+            Ok(took) => {
+                passed += 1;
+                writeln!(table, "{name}  pass ({} ms)", took.as_millis()).unwrap()
+            }
+            Err(why) => {
+                writeln!(table, "{name}  FAIL").unwrap();
+                failures.push(format!("--- {name}\n{why}"));
             }
         }
     }
+    writeln!(table, "{pairing}: {passed} of {total} cells pass").unwrap();
     println!("{table}");
     assert!(failures.is_empty(), "cells failed:\n{table}\n{}", failures.join("\n"));
 }
@@ -71,19 +157,19 @@ fn apache() -> ApachePython {
 
 #[test]
 fn rust_client_against_rust_server() {
-    run_cells("rust -> rust  ", || Ok(Server::Ours(rust_server())), || Ok(rust_client()), true);
+    run_cells("rust -> rust  ", || Ok(our_server()), || Ok(our_client()), true);
 }
 
 #[test]
 fn rust_client_against_python_server() {
     let py = apache();
-    run_cells("rust -> python", || py.server(), || Ok(rust_client()), false);
+    run_cells("rust -> python", || py.server(), || Ok(our_client()), false);
 }
 
 #[test]
 fn python_client_against_rust_server() {
     let py = apache();
-    run_cells("python -> rust", || Ok(Server::Ours(rust_server())), || py.client(), true);
+    run_cells("python -> rust", || Ok(our_server()), || py.client(), true);
 }
 
 /// The Python peers against each other, under Apache's library alone: when a cell above

@@ -44,6 +44,13 @@ pub struct ClientConfig {
     /// it instead of leaving them to their timeouts, and an idle pooled connection to it is
     /// found dead. `None` turns it off. Default: 60 seconds.
     pub tcp_keepalive: Option<Duration>,
+    /// Speak Apache's zlib transport: the connection's bytes each way are one zlib stream
+    /// (see [`ZlibStream`](crate::ZlibStream)), the framed or buffered messages inside it.
+    /// Applies to every way of making a [`Client`](super::Client), [`Client::new`](super::Client::new)
+    /// included (so don't also wrap its stream in a `ZlibStream`). Replies are inflated only
+    /// as far as the frame or message limit allows. Default: off.
+    #[cfg(feature = "zlib")]
+    pub zlib: bool,
     /// Limits for reading replies; the frame (framed) or message (buffered) limit also
     /// bounds the calls sent. Default: Apache's.
     pub limits: Limits,
@@ -72,6 +79,8 @@ impl Default for ClientConfig {
             call_timeout: Some(Self::DEFAULT_CALL_TIMEOUT),
             connect_timeout: Some(Self::DEFAULT_CONNECT_TIMEOUT),
             tcp_keepalive: Some(Self::DEFAULT_TCP_KEEPALIVE),
+            #[cfg(feature = "zlib")]
+            zlib: false,
             limits: Limits::default(),
         }
     }

@@ -153,6 +153,52 @@ impl Client {
         Ok(Client::from_halves(rd, wr, config))
     }
 
+    /// Connects to `addr` over TLS (within [`ClientConfig::connect_timeout`], the handshake
+    /// included), checking that the server's certificate is valid for `server_name` (a DNS
+    /// name or an IP address); otherwise as [`Client::connect`]. `tls` is a
+    /// [`TlsConnector`](crate::tls::TlsConnector) or an `Arc<rustls::ClientConfig>` (see
+    /// [`tls::client_config`](crate::tls::client_config)).
+    ///
+    /// # Errors
+    /// When `server_name` is not a valid name, the connection cannot be made in time, or
+    /// the handshake fails: the error says which, and rustls's reason (an unknown issuer,
+    /// a certificate for another name, a server that does not speak TLS...).
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use thrift_net::{tls, Client, ClientConfig};
+    /// let tls = tls::client_config("ca.pem", None)?;
+    /// let client = Client::connect_tls("service.internal:9443", "service.internal", tls, ClientConfig::default()).await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "tls")]
+    pub async fn connect_tls(
+        addr: impl ToSocketAddrs,
+        server_name: &str,
+        tls: impl Into<crate::tls::TlsConnector>,
+        config: ClientConfig,
+    ) -> Result<Client, TransportError> {
+        use tokio_rustls::rustls::pki_types::ServerName;
+        let name = ServerName::try_from(server_name.to_owned()).map_err(|e| {
+            io::Error::new(io::ErrorKind::InvalidInput, format!("TLS: {server_name:?} is not a server name: {e}"))
+        })?;
+        let connector = tls.into();
+        let connecting = async {
+            let stream = TcpStream::connect(addr).await?;
+            stream.set_nodelay(true)?;
+            crate::keepalive::set(&stream, config.tcp_keepalive)?;
+            connector
+                .connect(name, stream)
+                .await
+                .map_err(|e| io::Error::new(e.kind(), format!("TLS handshake with {server_name:?} failed: {e}")))
+        };
+        let stream = within_connect_timeout(&config, connecting).await?;
+        Ok(Client::new(stream, config))
+    }
+
     /// A client over an established byte stream (a TLS stream, an in-memory pipe...);
     /// [`ClientConfig::connect_timeout`] does not apply.
     ///
@@ -167,6 +213,19 @@ impl Client {
     }
 
     fn from_halves<R, W>(rd: R, wr: W, config: ClientConfig) -> Client
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        #[cfg(feature = "zlib")]
+        if config.zlib {
+            let (rd, wr) = (crate::zlib::ZlibReader::new(rd), crate::zlib::ZlibWriter::new(wr));
+            return Client::spawn(rd, wr, config);
+        }
+        Client::spawn(rd, wr, config)
+    }
+
+    fn spawn<R, W>(rd: R, wr: W, config: ClientConfig) -> Client
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,

@@ -111,6 +111,12 @@ pub struct PoolConfig {
     /// runs out one call at a time probes it, and only a probe that gets a reply readmits it;
     /// a failed probe ejects it again for twice as long. 0 disables it. Default: 5.
     pub eject_after_failures: u32,
+    /// Open every connection over TLS with this configuration and server name (see
+    /// [`Client::connect_tls`](crate::Client::connect_tls)); the handshake counts in
+    /// [`PoolConfig::connect_timeout`], and an endpoint whose handshake fails counts as
+    /// refusing the connection. Default: plain TCP.
+    #[cfg(feature = "tls")]
+    pub tls: Option<crate::tls::ClientTls>,
 }
 
 impl PoolConfig {
@@ -169,6 +175,8 @@ impl Default for PoolConfig {
             eject_backoff: Self::DEFAULT_EJECT_BACKOFF,
             max_eject_backoff: Self::DEFAULT_MAX_EJECT_BACKOFF,
             eject_after_failures: Self::DEFAULT_EJECT_AFTER_FAILURES,
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }

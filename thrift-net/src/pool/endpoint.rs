@@ -56,7 +56,15 @@ impl Connection {
         counters: &Arc<Counters>,
         health: &Health,
     ) -> Result<Connection, TransportError> {
-        match Client::connect(addr, settings.config.client.clone()).await {
+        let config = settings.config.client.clone();
+        #[cfg(feature = "tls")]
+        let connected = match &settings.config.tls {
+            Some(tls) => Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await,
+            None => Client::connect(addr, config).await,
+        };
+        #[cfg(not(feature = "tls"))]
+        let connected = Client::connect(addr, config).await;
+        match connected {
             Ok(client) => {
                 health.connected();
                 Counters::bump(&counters.created);

@@ -18,6 +18,12 @@ pub(crate) struct ServerConfig {
     pub handler_timeout: Option<Duration>,
     pub half_close: bool,
     pub tcp_keepalive: Option<Duration>,
+    /// How long a connection's handshake (TLS) may take.
+    #[cfg_attr(not(feature = "tls"), allow(dead_code))]
+    pub handshake_timeout: Duration,
+    /// Connections speak Apache's zlib transport.
+    #[cfg(feature = "zlib")]
+    pub zlib: bool,
     pub limits: Limits,
 }
 
@@ -33,6 +39,9 @@ impl Default for ServerConfig {
             handler_timeout: None,
             half_close: false,
             tcp_keepalive: Some(ServerBuilder::DEFAULT_TCP_KEEPALIVE),
+            handshake_timeout: ServerBuilder::DEFAULT_TLS_HANDSHAKE_TIMEOUT,
+            #[cfg(feature = "zlib")]
+            zlib: false,
             limits: ServerBuilder::default_limits(),
         }
     }
@@ -54,6 +63,7 @@ impl Default for ServerConfig {
 /// | [`max_receiving_bytes`](Self::max_receiving_bytes) | 256 MiB | the connection whose partly received message would take the server over it is closed: its calls fail `Transport`; counted in `receive_budget_exceeded` |
 /// | [`handler_timeout`](Self::handler_timeout) | off | the handler is cancelled (its future dropped) and the call answered `INTERNAL_ERROR` naming the method and the timeout (`CallError::Application`); counted in `handler_timeouts` |
 /// | peer closes its connection ([`half_close`](Self::half_close) off) | — | its handlers still running are cancelled (oneway ones excepted) and their replies dropped; counted in `handlers_cancelled` |
+/// | `tls_handshake_timeout` (feature `tls`) | 10 s | a TLS peer that has not finished its handshake is disconnected, having held only its place under `max_connections`; a failed handshake closes at once, after rustls's alert |
 /// | [`tcp_keepalive`](Self::tcp_keepalive) | 60 s | a peer gone without a close (host down, cable cut) is found by the kernel's probes and its connection closed, its handlers cancelled |
 /// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
 /// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
@@ -62,7 +72,8 @@ impl Default for ServerConfig {
 /// So a misbehaving peer costs the server at most `max_pending_bytes_per_connection` in
 /// requests and replies, its share of `max_receiving_bytes` in a message arriving, and its
 /// place under `max_connections`, for at most `read_idle_timeout` (silent or trickling),
-/// `write_timeout` (not reading) or `handler_timeout` (a request that runs too long).
+/// `write_timeout` (not reading), `handler_timeout` (a request that runs too long) or
+/// `tls_handshake_timeout` (a TLS handshake never finished).
 ///
 /// ```
 /// use std::time::Duration;
@@ -100,6 +111,8 @@ impl ServerBuilder {
     /// How long a connection is idle before the kernel's keepalive probes start, unless set
     /// otherwise.
     pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
+    /// How long a TLS handshake may take unless set otherwise.
+    pub const DEFAULT_TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
     /// The most connections served at once. A connection accepted beyond it is turned away,
     /// counted in [`Metrics::connections_rejected`](super::Metrics::connections_rejected):
@@ -204,6 +217,42 @@ impl ServerBuilder {
     /// turns it off.
     pub fn tcp_keepalive(mut self, idle: impl Into<Option<Duration>>) -> Self {
         self.config.tcp_keepalive = idle.into();
+        self
+    }
+
+    /// How long a TLS connection's handshake may take, from the accept
+    /// ([`Server::serve_tls`](super::Server::serve_tls)): a peer that connects and never
+    /// finishes it (sends nothing, or trickles) is disconnected then, having held its place
+    /// under [`max_connections`](Self::max_connections) and the handshake's buffers (a few
+    /// tens of KiB in rustls) for that long and no more. A handshake that fails (wrong
+    /// certificate, a client that speaks plain Thrift) closes the connection at once, after
+    /// rustls's alert. Default: 10 s; at least 1 ms.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = thrift_net::Server::builder().tls_handshake_timeout(Duration::from_secs(3)).build();
+    /// # let _ = server;
+    /// ```
+    #[cfg(feature = "tls")]
+    pub fn tls_handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.config.handshake_timeout = timeout.max(Duration::from_millis(1));
+        self
+    }
+
+    /// Whether every connection speaks Apache's zlib transport: its bytes each way are one
+    /// zlib stream (see [`ZlibStream`](crate::ZlibStream)), and the framed or buffered
+    /// messages inside are detected as usual. Off by default. Inflating is bounded: the
+    /// inflated bytes are held only as the frame and message limits allow, so a small
+    /// compressed request that inflates to gigabytes closes its connection at
+    /// `Limits::max_frame_len` or `max_message_len`.
+    ///
+    /// ```
+    /// let server = thrift_net::Server::builder().zlib(true).build();
+    /// # let _ = server;
+    /// ```
+    #[cfg(feature = "zlib")]
+    pub fn zlib(mut self, on: bool) -> Self {
+        self.config.zlib = on;
         self
     }
 

@@ -7,6 +7,7 @@ mod connection;
 mod listener;
 mod metrics;
 mod multiplex;
+mod open;
 mod receiving;
 mod reject;
 mod shutdown;
@@ -164,6 +165,53 @@ impl Server {
         self.serve_on(listener, service)
     }
 
+    /// Binds a TCP listener to `addr` and serves `service` on it over TLS (see
+    /// [`Server::serve_tls`]).
+    ///
+    /// # Errors
+    /// When the address cannot be bound.
+    ///
+    /// ```no_run
+    /// # #[thrift_net::service] trait Noop { async fn noop(&self); }
+    /// # struct N; impl Noop for N { async fn noop(&self) {} }
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let tls = thrift_net::tls::server_config("server.crt", "server.key", None)?;
+    /// let handle = thrift_net::Server::new().bind_tls("0.0.0.0:9443", tls, NoopServer::new(N)).await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "tls")]
+    pub async fn bind_tls<S: Service>(
+        &self,
+        addr: impl ToSocketAddrs,
+        tls: impl Into<crate::tls::TlsAcceptor>,
+        service: S,
+    ) -> io::Result<ServerHandle> {
+        self.serve_tls(TcpListener::bind(addr).await?, tls, service)
+    }
+
+    /// Serves `service` over TLS on `listener`, as [`Server::serve`] does in the clear: each
+    /// connection's TLS handshake runs in its own task, within
+    /// [`ServerBuilder::tls_handshake_timeout`] (a peer that never finishes it is dropped
+    /// then, having held only its place under the connection limit), and what it carries is
+    /// detected and served as usual. `tls` is a [`TlsAcceptor`](crate::tls::TlsAcceptor) or an
+    /// `Arc<rustls::ServerConfig>` (see [`tls::server_config`](crate::tls::server_config); a
+    /// configuration with a client verifier requires client certificates).
+    ///
+    /// # Errors
+    /// When the listener's local address cannot be read.
+    ///
+    /// # Panics
+    /// When called outside a tokio runtime.
+    #[cfg(feature = "tls")]
+    pub fn serve_tls<S: Service>(
+        &self,
+        listener: TcpListener,
+        tls: impl Into<crate::tls::TlsAcceptor>,
+        service: S,
+    ) -> io::Result<ServerHandle> {
+        self.serve_on(listener::TlsListener { tcp: listener, acceptor: tls.into() }, service)
+    }
+
     fn serve_on<S: Service, L: Listener>(&self, listener: L, service: S) -> io::Result<ServerHandle<L::Addr>> {
         let local_addr = listener.local_addr()?;
         let signals = Signals::new();
@@ -197,7 +245,7 @@ pub(crate) struct Shared<S> {
     pub tracker: TaskTracker,
 }
 
-/// Accepts connections until the server stops; past the connection limit, closes them at once.
+/// Accepts connections until the server stops; past the connection limit, turns them away.
 async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
     let places = Arc::new(Semaphore::new(shared.config.max_connections));
     let rejecting = Arc::new(Semaphore::new(reject::MAX_REJECTING));
@@ -208,19 +256,20 @@ async fn accept<S: Service, L: Listener>(listener: L, shared: Arc<Shared<S>>) {
             accepted = listener.accept() => accepted,
         };
         match accepted {
-            Ok((stream, peer)) => match places.clone().try_acquire_owned() {
+            Ok((accepted, peer)) => match places.clone().try_acquire_owned() {
                 Ok(place) => {
                     Counters::add(&shared.counters.connections_accepted, 1);
                     let peer: Arc<str> = L::peer_name(&peer).into();
                     let span = tracing::debug_span!("thrift_connection", peer = &*peer);
-                    shared.tracker.spawn(connection::serve(stream, peer, shared.clone(), place).instrument(span));
+                    let opening = listener.open(accepted);
+                    shared.tracker.spawn(open::serve(opening, peer, shared.clone(), place).instrument(span));
                 }
                 Err(_) => {
                     Counters::add(&shared.counters.connections_rejected, 1);
                     debug!(?peer, limit = shared.config.max_connections, "at the connection limit; turning away");
                     // Answered AT_CAPACITY if few are being turned away; else just closed.
                     if let Ok(slot) = rejecting.clone().try_acquire_owned() {
-                        shared.tracker.spawn(reject::at_capacity(stream, shared.clone(), slot));
+                        shared.tracker.spawn(open::reject(listener.open(accepted), shared.clone(), slot));
                     }
                 }
             },

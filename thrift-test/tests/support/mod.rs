@@ -92,6 +92,15 @@ pub enum Server {
     Apache(Command),
 }
 
+impl Server {
+    /// The command, to add flags to.
+    pub fn command_mut(&mut self) -> &mut Command {
+        match self {
+            Server::Ours(command) | Server::Apache(command) => command,
+        }
+    }
+}
+
 /// Where a server listens: a TCP address, or a Unix domain socket's path.
 #[derive(Clone, Debug)]
 pub enum Place {
