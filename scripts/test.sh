@@ -5,6 +5,8 @@
 # (fuzz targets, benchmarks) so it keeps compiling, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One whole build: incremental state would only cost disk (gigabytes of it).
+export CARGO_INCREMENTAL=0
 
 bash scripts/install-test-deps.sh
 
