@@ -174,13 +174,22 @@ fn min_message_len(protocol: ProtocolKind) -> usize {
     }
 }
 
+/// The frame length at the start of `prefix`, or the verdict when there is none yet: a
+/// frame length is a non-negative i32, so a first byte of `0x80` or more says "no" early.
+fn frame_length(prefix: &[u8]) -> Result<i32, Verdict> {
+    match prefix.get(..4) {
+        Some(len) => Ok(i32::from_be_bytes([len[0], len[1], len[2], len[3]])),
+        None if prefix.first().is_some_and(|b| *b >= 0x80) => Err(Verdict::No),
+        None => Err(Verdict::More(4)),
+    }
+}
+
 /// The framed reading: a plausible length, then the envelope of `protocol` inside it.
 fn framed(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
-    let Some(len) = prefix.get(..4) else {
-        // A frame length is a non-negative i32: its first byte says "no" early.
-        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    let len = match frame_length(prefix) {
+        Ok(len) => len,
+        Err(verdict) => return verdict,
     };
-    let len = i32::from_be_bytes([len[0], len[1], len[2], len[3]]);
     if len < min_message_len(protocol) as i32 || len as usize > limits.max_frame_len {
         return Verdict::No;
     }
@@ -194,10 +203,10 @@ fn framed(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
 /// of `protocol` first in the header section.
 fn header_frame(format: Format, protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
     const PROTOCOL_ID_AT: usize = 4 + header::FIXED_LEN;
-    let Some(len) = prefix.get(..4) else {
-        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    let len = match frame_length(prefix) {
+        Ok(len) => len,
+        Err(verdict) => return verdict,
     };
-    let len = i32::from_be_bytes([len[0], len[1], len[2], len[3]]);
     // The fixed part, a header section of one word, and a message.
     let shortest = header::FIXED_LEN + 4 + min_message_len(protocol);
     if protocol == ProtocolKind::BinaryNonStrict || len < shortest as i32 || len as usize > limits.max_frame_len {
@@ -218,14 +227,14 @@ fn header_frame(format: Format, protocol: ProtocolKind, prefix: &[u8], limits: &
 /// The nested THeader reading: a frame length, then a THeader frame whose length is four
 /// less.
 fn nested_header_frame(protocol: ProtocolKind, prefix: &[u8], limits: &Limits) -> Verdict {
-    let Some(outer) = prefix.get(..4) else {
-        return if prefix.first().is_some_and(|b| *b >= 0x80) { Verdict::No } else { Verdict::More(4) };
+    let outer = match frame_length(prefix) {
+        Ok(len) => len,
+        Err(verdict) => return verdict,
     };
-    let outer = u32::from_be_bytes([outer[0], outer[1], outer[2], outer[3]]);
     if outer < 4 || outer as usize > limits.max_frame_len {
         return Verdict::No;
     }
-    if prefix.get(4..8).is_some_and(|inner| u32::from_be_bytes([inner[0], inner[1], inner[2], inner[3]]) != outer - 4) {
+    if frame_length(&prefix[4..]).is_ok_and(|inner| inner != outer - 4) {
         return Verdict::No;
     }
     match header_frame(Format::THeader, protocol, &prefix[4..], limits) {

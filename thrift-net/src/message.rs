@@ -74,3 +74,14 @@ pub fn decode_message<'de, P: Protocol, T: Decode<'de>>(
     let header = P::read_message_begin(&mut r)?;
     Ok((header, r.decode_rest::<P, T>()?))
 }
+
+/// The method name a call goes out under: `Service:method` for a multiplexed server (when
+/// the service is named), the bare method otherwise.
+#[cfg(feature = "client")]
+pub(crate) fn call_name<'a>(multiplexed: bool, service: &str, method: &'a str) -> std::borrow::Cow<'a, str> {
+    if multiplexed && !service.is_empty() {
+        std::borrow::Cow::Owned(format!("{service}:{method}"))
+    } else {
+        std::borrow::Cow::Borrowed(method)
+    }
+}

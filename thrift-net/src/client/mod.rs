@@ -26,7 +26,7 @@ use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::{encode_message, Framing};
 use crate::header::{FrameInfo, Headers};
 use crate::incoming::with_protocol;
-use crate::message::Message;
+use crate::message::{call_name, Message};
 use connection::{Outbound, Shared};
 
 /// A client connection that carries many calls at once.
@@ -387,14 +387,8 @@ impl Client {
         args: &A,
     ) -> Result<Bytes, CallError> {
         let config = self.config();
-        let prefixed;
-        let name = if config.multiplexed && !service.is_empty() {
-            prefixed = format!("{service}:{method}");
-            prefixed.as_str()
-        } else {
-            method
-        };
-        let message = Message::new(MessageHeader { name, kind, seqid }, args);
+        let name = call_name(config.multiplexed, service, method);
+        let message = Message::new(MessageHeader { name: &name, kind, seqid }, args);
         let framing = match config.transport.header_format() {
             Some(format) => Framing::Header(Arc::new(FrameInfo {
                 format,

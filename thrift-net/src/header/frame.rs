@@ -109,8 +109,7 @@ fn error(format: Format, at: usize, what: String) -> TransportError {
 /// within the frame limit. Answers what the frame says and its payload (inflated, within
 /// `limits.max_frame_len`, when zlib-compressed), which shares `frame`'s buffer otherwise.
 pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), TransportError> {
-    let inner = frame.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
-    let nested = inner == Some(frame.len().wrapping_sub(4));
+    let nested = starts_with_its_length(&frame);
     let frame = if nested { frame.slice(4..) } else { frame };
     let Some(fixed) = frame.get(..FIXED_LEN) else {
         let kind = TransportErrorKind::Header(format!(
@@ -157,10 +156,14 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
     // A length that covers exactly the rest: a framed payload. (No message begins so: a
     // strict or compact envelope begins 80 or 82, and a non-strict name cannot fill the
     // whole message.)
-    let inner = payload.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
-    let framed_payload = inner == Some(payload.len().wrapping_sub(4));
+    let framed_payload = starts_with_its_length(&payload);
     let payload = if framed_payload { payload.slice(4..) } else { payload };
     Ok((FrameInfo { format, flags, seqid, protocol, zlib, nested, framed_payload, headers }, payload))
+}
+
+/// Whether `bytes` begin with a 4-byte length covering exactly the rest: a frame inside.
+fn starts_with_its_length(bytes: &[u8]) -> bool {
+    bytes.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize) == Some(bytes.len().wrapping_sub(4))
 }
 
 /// A cursor over the header section, `frame[at..end]`.

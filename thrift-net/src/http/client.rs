@@ -18,7 +18,7 @@ use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::{encode_message, Framing};
 use crate::header::Headers;
 use crate::incoming::with_protocol;
-use crate::message::Message;
+use crate::message::{call_name, Message};
 
 /// A [`Channel`] over HTTP: each call a `POST` of one bare message to one URL, as Apache's
 /// `THttpClient` sends them, on a pool of kept-alive HTTP/1.1 connections (hyper's). Cheap
@@ -76,14 +76,8 @@ impl HttpClient {
         args: &A,
     ) -> Result<(i32, Bytes), CallError> {
         let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
-        let prefixed;
-        let name = if self.config.multiplexed && !service.is_empty() {
-            prefixed = format!("{service}:{method}");
-            prefixed.as_str()
-        } else {
-            method
-        };
-        let message = Message::new(MessageHeader { name, kind, seqid }, args);
+        let name = call_name(self.config.multiplexed, service, method);
+        let message = Message::new(MessageHeader { name: &name, kind, seqid }, args);
         let body = with_protocol!(self.config.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))?;
         let max = self.config.limits.max_message_len;
         if body.len() > max {
