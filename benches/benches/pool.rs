@@ -18,13 +18,13 @@
 #![allow(missing_docs)]
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use thrift_core::{Limits, ThriftStruct};
-use thrift_net::{service, FramedCodec, Incoming, Mode, Pool, PoolConfig, ProtocolKind, Server, Service};
+use thrift_net::server::respond;
+use thrift_net::{service, FramedCodec, Mode, Pool, PoolConfig, ProtocolKind, Request, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
@@ -75,10 +75,10 @@ impl HelloService for Greeter {
 async fn one_at_a_time_server(work: Duration) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1");
     let addr = listener.local_addr().expect("addr");
-    let service = Arc::new(HelloServiceServer::new(Greeter { work: Some(work) }));
+    let service = hello_service::Server::new(Greeter { work: Some(work) });
     tokio::spawn(async move {
         while let Ok((mut stream, _)) = listener.accept().await {
-            let service = service.clone();
+            let mut service = service.clone();
             let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
                 let mut codec = FramedCodec::<thrift_core::Binary>::new();
@@ -92,10 +92,10 @@ async fn one_at_a_time_server(work: Duration) -> SocketAddr {
                         },
                         Err(_) => return,
                     };
-                    let Ok(request) = Incoming::parse(message, ProtocolKind::Binary, true, Limits::default()) else {
+                    let Ok(request) = Request::parse(message, ProtocolKind::Binary, true, Limits::default()) else {
                         return;
                     };
-                    if let Some(reply) = service.call(request).await.into_bytes() {
+                    if let Some(reply) = respond(&mut service, request).await.into_bytes() {
                         if stream.write_all(&reply).await.is_err() {
                             return;
                         }
@@ -109,7 +109,7 @@ async fn one_at_a_time_server(work: Duration) -> SocketAddr {
 
 /// `calls` calls split over `callers` tasks through `pool`; the time they took.
 async fn run(pool: &Pool, callers: usize, calls: u64) -> Duration {
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let started = Instant::now();
     let tasks: Vec<_> = (0..callers as u64)
         .map(|t| {
@@ -147,7 +147,7 @@ fn bench(c: &mut Criterion) {
     let rt: Runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let ours = rt.block_on(async {
-        let handle = Server::new().bind("127.0.0.1:0", HelloServiceServer::new(Greeter { work: None })).await;
+        let handle = Server::new().bind("127.0.0.1:0", hello_service::Server::new(Greeter { work: None })).await;
         handle.expect("bind 127.0.0.1")
     });
 
@@ -189,7 +189,7 @@ fn summary() {
     let rt: Runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let ours = rt.block_on(async {
-        let handle = Server::new().bind("127.0.0.1:0", HelloServiceServer::new(Greeter { work: None })).await;
+        let handle = Server::new().bind("127.0.0.1:0", hello_service::Server::new(Greeter { work: None })).await;
         handle.expect("bind 127.0.0.1")
     });
     let serial = rt.block_on(one_at_a_time_server(Duration::from_millis(1)));

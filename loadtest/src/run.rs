@@ -13,7 +13,7 @@ use thrift_net::{ClientConfig, Server, ServerHandle};
 use tokio::runtime::Runtime;
 
 use crate::drive::{drive, Failure, Load, Stats, Timing};
-use crate::hello::{Greeter, HelloRequest, HelloServiceServer};
+use crate::hello::{hello_service, Greeter, HelloRequest};
 use crate::options::{Options, Payload, Strategy};
 use crate::report::{CellResult, Report, RunInfo};
 use crate::strategy::Caller;
@@ -124,7 +124,7 @@ pub async fn run_cell(
 /// # Errors
 /// When `addr` cannot be bound.
 pub async fn start_server(addr: SocketAddr) -> io::Result<ServerHandle> {
-    loadtest_server().bind(addr, HelloServiceServer::new(Greeter)).await
+    loadtest_server().bind(addr, hello_service::Server::new(Greeter)).await
 }
 
 /// [`start_server`] over TLS, presenting `tls`.
@@ -135,7 +135,7 @@ pub async fn start_tls_server(
     addr: SocketAddr,
     tls: Arc<thrift_net::tls::rustls::ServerConfig>,
 ) -> io::Result<ServerHandle> {
-    loadtest_server().bind_tls(addr, tls, HelloServiceServer::new(Greeter)).await
+    loadtest_server().bind_tls(addr, tls, hello_service::Server::new(Greeter)).await
 }
 
 /// The server's settings: room for every caller of the per-call strategy.

@@ -8,7 +8,7 @@ use thrift_net::{CallError, Client, ClientConfig, Mode, Pool, PoolConfig, Transp
 use tokio::sync::Mutex;
 
 use crate::drive::Failure;
-use crate::hello::{is_answer, HelloRequest, HelloServiceClient};
+use crate::hello::{hello_service, is_answer, HelloRequest};
 use crate::options::Strategy;
 
 /// The failure of a call, labelled by what went wrong.
@@ -62,11 +62,11 @@ pub enum Caller {
         opened: AtomicU64,
     },
     /// One connection, one call at a time.
-    Mutex(Mutex<HelloServiceClient<Client>>),
+    Mutex(Mutex<hello_service::Client<Client>>),
     /// A pool of connections, one call on each at a time.
-    Pool(HelloServiceClient<Pool>),
+    Pool(hello_service::Client<Pool>),
     /// One connection, every call at once.
-    Pipelined(HelloServiceClient<Client>),
+    Pipelined(hello_service::Client<Client>),
 }
 
 impl Caller {
@@ -87,7 +87,7 @@ impl Caller {
             Strategy::PerCall => Caller::PerCall { addr, config, tls, opened: AtomicU64::new(0) },
             Strategy::Mutex => {
                 let client = connect(addr, config, tls.as_ref()).await?;
-                Caller::Mutex(Mutex::new(HelloServiceClient::new(client)))
+                Caller::Mutex(Mutex::new(hello_service::Client::new(client)))
             }
             Strategy::Pool => {
                 // As many connections as callers by default, as the seed's pool had room
@@ -103,11 +103,11 @@ impl Caller {
                     tls,
                     ..PoolConfig::default()
                 };
-                Caller::Pool(HelloServiceClient::new(Pool::new([addr], pool_config)))
+                Caller::Pool(hello_service::Client::new(Pool::new([addr], pool_config)))
             }
             Strategy::Pipelined => {
                 let client = connect(addr, config, tls.as_ref()).await?;
-                Caller::Pipelined(HelloServiceClient::new(client))
+                Caller::Pipelined(hello_service::Client::new(client))
             }
         })
     }
@@ -121,7 +121,7 @@ impl Caller {
             Caller::PerCall { addr, config, tls, opened } => {
                 let client = connect(*addr, config.clone(), tls.as_ref()).await?;
                 opened.fetch_add(1, Relaxed);
-                let reply = HelloServiceClient::new(client.clone()).say_hello(req.clone()).await;
+                let reply = hello_service::Client::new(client.clone()).say_hello(req.clone()).await;
                 // Closed by us, as the seed's `transport.close()`: this side keeps the
                 // TIME_WAIT, which is what exhausts a busy client's ports.
                 client.close();

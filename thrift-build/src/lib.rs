@@ -37,6 +37,7 @@
 //! # What it generates
 //!
 //! ```
+//! # fn main() {
 //! let dir = std::env::temp_dir().join(format!("thrift-build-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! std::fs::write(
@@ -71,6 +72,7 @@
 //! assert!(code.contains("    #[thrift(name = \"sayHello\")]\n    async fn say_hello("));
 //! assert!(code.contains("req: HelloRequest,\n    ) -> Result<String, NoName>;"));
 //! std::fs::remove_dir_all(&dir).unwrap();
+//! # }
 //! ```
 //!
 //! | IDL | Rust |

@@ -115,8 +115,8 @@ impl gen::showcase::Accounts for Bank {
 fn a_generated_service_with_extends_and_exceptions() {
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime.block_on(async {
-        let server = gen::showcase::AccountsServer::new(Bank);
-        let client = gen::showcase::AccountsClient::new(LocalChannel::new(server, ProtocolKind::Binary));
+        let server = gen::showcase::accounts::Server::new(Bank);
+        let client = gen::showcase::accounts::Client::new(LocalChannel::new(server, ProtocolKind::Binary));
         assert!(client.ping().await.unwrap(), "the inherited method");
         assert_eq!(client.get(1).await.unwrap().display_name, "guest");
         match client.get(2).await {
@@ -137,10 +137,10 @@ fn a_generated_service_with_extends_and_exceptions() {
 #[test]
 fn code_for_renamed_crates_is_the_same_code() {
     // Built in a crate that knows thrift-core as `tc` and thrift-net as `tn`.
-    use thrift_build_renamed::gen::thrift_test::{SecondServiceDefinition, Xtruct};
+    use thrift_build_renamed::gen::thrift_test::{second_service, Xtruct};
     let x = Xtruct { string_thing: "s".into(), i32_thing: 7, ..Default::default() };
     let bytes = thrift_core::to_vec::<Compact, _>(&x);
     assert_eq!(thrift_core::from_slice::<Compact, Xtruct>(&bytes).unwrap(), x);
-    let idl = thrift_core::Idl::new().add_service::<SecondServiceDefinition>().render();
+    let idl = thrift_core::Idl::new().add_service::<second_service::Definition>().render();
     assert!(idl.contains("string secondtestString(1: string thing)"), "{idl}");
 }

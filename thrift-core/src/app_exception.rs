@@ -37,6 +37,11 @@ pub enum ApplicationExceptionKind {
     InvalidProtocol,
     /// 10: the client type is not supported.
     UnsupportedClientType,
+    /// 11 (fbthrift's `LOADSHEDDING`): the server is overloaded and did not run the call; it
+    /// is safe to send again, to another server.
+    Loadshedding,
+    /// 12 (fbthrift's `TIMEOUT`): the call ran out of time on the server.
+    Timeout,
     /// A code this library does not know, kept as received. (A known code built by hand
     /// as `Other` decodes as its named kind.)
     Other(i32),
@@ -58,6 +63,8 @@ impl ApplicationExceptionKind {
             InvalidTransform => 8,
             InvalidProtocol => 9,
             UnsupportedClientType => 10,
+            Loadshedding => 11,
+            Timeout => 12,
             Other(code) => code,
         }
     }
@@ -77,6 +84,8 @@ impl ApplicationExceptionKind {
             8 => InvalidTransform,
             9 => InvalidProtocol,
             10 => UnsupportedClientType,
+            11 => Loadshedding,
+            12 => Timeout,
             other => Other(other),
         }
     }

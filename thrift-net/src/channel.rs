@@ -10,7 +10,7 @@ use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, Limits
 
 use crate::detect::ProtocolKind;
 use crate::error::TransportError;
-use crate::incoming::with_protocol;
+use crate::protocol::with_protocol;
 
 /// Something calls go over: one pipelined connection, a pool, a balancer over endpoints.
 ///
@@ -84,13 +84,16 @@ impl<E> CallError<E> {
     /// Whether the call certainly did not run on the server, so sending it again (to
     /// another connection or endpoint) cannot run it twice: it was [never
     /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), or
-    /// the server refused it unrun while shutting down or at its connection limit (the
-    /// [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and [`AT_CAPACITY`](crate::AT_CAPACITY)
-    /// exceptions).
+    /// the server refused it unrun while shutting down, at its connection limit or
+    /// overloaded (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and
+    /// [`AT_CAPACITY`](crate::AT_CAPACITY) exceptions, and any `LOADSHEDDING` one, such as
+    /// [`OVERLOADED`](crate::OVERLOADED)).
     pub fn is_retry_safe(&self) -> bool {
         match self {
             CallError::NotSent(_) | CallError::Unavailable(_) => true,
-            CallError::Application(e) => is_shutting_down(e) || is_at_capacity(e),
+            CallError::Application(e) => {
+                is_shutting_down(e) || is_at_capacity(e) || e.kind == ApplicationExceptionKind::Loadshedding
+            }
             _ => false,
         }
     }

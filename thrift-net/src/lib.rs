@@ -24,18 +24,30 @@
 //! | `server` | on | [`Server`], [`Multiplexed`] |
 //! | `client` | on | the pipelining [`Client`] connection |
 //! | `pool` | on | the connection [`Pool`] (implies `client`) |
-//! | `tower` | on | `tower::Service` for [`Client`] (implies `client`) |
 //! | `tls` | off | TLS on rustls (`ring`): `Server::bind_tls`, `Client::connect_tls`, PEM helpers in `tls` |
 //! | `zlib` | off | Apache's zlib transport (`ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib`) and THeader's zlib transform (compressed header requests are refused without it) |
 //!
 //! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
-//! ([`Channel`], [`Service`]) and the in-process [`LocalChannel`].
+//! ([`Channel`], [`Request`], [`Response`], [`NamedService`]), the [`Multiplexed`] router
+//! and the in-process [`LocalChannel`].
 //!
 //! # Services
 //!
-//! [`service`] turns a trait of `async fn`s into a Thrift service: a `…Server` type that a
-//! [`Server`] serves, and a typed `…Client` that calls it over any [`Channel`], such as a
-//! pipelining [`Client`] connection.
+//! [`service`] turns a trait of `async fn`s into a Thrift service: a `tower::Service` of
+//! [`Request`]s (`hello_service::Server`) that a [`Server`] serves, and a typed client
+//! (`hello_service::Client`) that calls it over any [`Channel`], such as a pipelining
+//! [`Client`] connection.
+//!
+//! - Services are tower services, and the [`Server`] takes tower's layers
+//!   ([`ServerBuilder::layer`]): timeout, concurrency limit, load shedding, rate limiting,
+//!   your own. Their errors reach the caller as `TApplicationException`s: tower's timeout
+//!   as `TIMEOUT`, load shedding as `LOADSHEDDING` ([`OVERLOADED`], safe to retry
+//!   elsewhere: [`CallError::is_retry_safe`]).
+//! - A handler that wants its request's context takes `#[thrift(context)] request:
+//!   &Request`: the [peer](Request::peer), [transport](Request::transport),
+//!   [protocol](Request::protocol), [headers](Request::headers),
+//!   [arrival](Request::arrived) and [deadline](Request::deadline) (from a TTHeader's or
+//!   THeader's timeout). Handlers may be shared: `Arc<T>` and `&'static T` are handlers.
 //!
 //! - The [`Server`] tells each connection's transport and protocol from its first bytes and
 //!   replies in kind; it handles the requests of one connection concurrently, answers
@@ -93,12 +105,17 @@
 //!
 //! #[tokio::main(flavor = "current_thread")]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let server = Server::builder().max_connections(1000).read_idle_timeout(Duration::from_secs(30)).build();
-//!     let handle = server.bind("127.0.0.1:0", HelloServiceServer::new(Greeter)).await?;
+//!     // Tower's layers wrap every request: here no call may run past two seconds.
+//!     let server = Server::builder()
+//!         .max_connections(1000)
+//!         .read_idle_timeout(Duration::from_secs(30))
+//!         .layer(tower::timeout::TimeoutLayer::new(Duration::from_secs(2)))
+//!         .build();
+//!     let handle = server.bind("127.0.0.1:0", hello_service::Server::new(Greeter)).await?;
 //!
 //!     // One connection for every caller: clones share it, calls on it run concurrently.
 //!     let connection = Client::connect(handle.local_addr(), ClientConfig::default()).await?;
-//!     let client = HelloServiceClient::new(connection);
+//!     let client = hello_service::Client::new(connection);
 //!     let (ada, bob) = tokio::join!(
 //!         client.say_hello(HelloRequest { name: "ada".into() }),
 //!         client.say_hello(HelloRequest { name: "bob".into() }),
@@ -119,7 +136,7 @@
 //! # Connection pool
 //!
 //! A [`Pool`] is a [`Channel`] over one or several endpoints, so the same typed client runs
-//! over one connection or a pool: `HelloServiceClient::new(pool.clone())`. It is built on
+//! over one connection or a pool: `hello_service::Client::new(pool.clone())`. It is built on
 //! [deadpool](https://docs.rs/deadpool) (semaphore-bounded checkout, a health check on
 //! checkout, return on drop, no background task of its own) and adds what users of Java's
 //! commons-pool2 and of Kitex look for:
@@ -180,7 +197,6 @@ mod framing;
 mod header;
 #[cfg(feature = "http")]
 pub mod http;
-mod incoming;
 #[cfg(any(feature = "server", feature = "client"))]
 mod keepalive;
 mod local;
@@ -189,8 +205,8 @@ mod message;
 mod panics;
 #[cfg(feature = "pool")]
 mod pool;
-#[cfg(feature = "server")]
-mod server;
+mod protocol;
+pub mod server;
 #[cfg(feature = "tls")]
 pub mod tls;
 #[cfg(feature = "zlib")]
@@ -204,13 +220,13 @@ pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NA
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
 pub use header::{ttheader_keys, Headers};
-pub use incoming::{Incoming, Outgoing, Service, AT_CAPACITY, SHUTTING_DOWN};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
 pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
 #[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
+pub use server::{NamedService, Request, Response, ThriftService, AT_CAPACITY, OVERLOADED, SHUTTING_DOWN};
 /// The resumable scanner the buffered transport splits its stream with; it lives in
 /// `thrift-core`, beside the skip it shares its walker with.
 pub use thrift_core::{Scan, Scanner};
@@ -219,5 +235,108 @@ pub use zlib::ZlibStream;
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;
-/// Turns a trait of `async fn`s into a Thrift service; see the crate documentation.
+/// Turns a trait of `async fn`s into a Thrift service.
+///
+/// The trait stays as written (each `async fn` returns a `Send` future), and is implemented
+/// for `Arc<T>` and `&'static T` of every handler `T`. Beside it, a module named after it in
+/// snake case (`HelloService` → `hello_service`) holds what the macro generates:
+///
+/// - `Server<H>`: a `tower::Service` of [`Request`]s and a [`NamedService`], dispatching
+///   each call to the handler `H` (shared by the clones tower makes); `Server::new(h)`,
+///   `Server::from_arc(arc)`. Serve it with a [`Server`], wrap it in tower layers, route it
+///   with [`Multiplexed`].
+/// - `Client<C>`: a typed client over any [`Channel`]: a [`Client`] connection, a
+///   [`Pool`], a [`LocalChannel`], an HTTP client.
+/// - one `…Args` struct per method (`SayHelloArgs`), the `Definition` of the service for
+///   [`thrift_core::Idl`], and `IDEMPOTENT_METHODS`, the IDL names of the methods marked
+///   idempotent.
+///
+/// Declare the trait at module level (not inside a function body): the generated module
+/// names the trait's argument and result types through `use super::*`.
+///
+/// | attribute | on | what it does |
+/// | --- | --- | --- |
+/// | `name = "HelloService"` | `#[service(..)]` | the IDL name (the multiplexed `Service:` prefix); default: the trait's name |
+/// | `module = "hello"` | `#[service(..)]` | the generated module's name; default: the trait's name in snake case |
+/// | `crate = "::my::net"` | `#[service(..)]` | the path to `thrift_net`, when it is re-exported |
+/// | `name = "sayHello"` | a method | the method's IDL name; default: the Rust name |
+/// | `oneway` | a method | a oneway method: no reply, the caller waits only for the write; returns `()` |
+/// | `idempotent` | a method | running it twice does no harm: listed in `IDEMPOTENT_METHODS`, so a retry policy may send it again after a failure |
+/// | `id = 1` | an argument | the argument's field id (required) |
+/// | `name = "req"` | an argument | the argument's IDL name; default: the Rust name |
+/// | `context` | an argument | `&Request`: the request itself (peer, headers, deadline, ...), passed by the server; not a Thrift argument, so the client has no such parameter |
+///
+/// A method returns its value (`-> T`, `-> ()` for `void`), or `Result<T, E>` where `E` is
+/// a struct marked `#[thrift(exception)]` or a `ThriftUnion` of several: the declared
+/// exceptions, which the client gets back as [`CallError::Exception`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use thrift_core::ThriftStruct;
+/// use thrift_net::{service, CallError, LocalChannel, ProtocolKind, Request};
+///
+/// #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
+/// #[thrift(exception)]
+/// struct NotFound {
+///     #[thrift(id = 1)]
+///     key: String,
+/// }
+///
+/// #[service(name = "KeyValue", module = "kv")]
+/// trait KeyValue {
+///     #[thrift(name = "get", idempotent)]
+///     async fn get(&self, #[thrift(id = 1, name = "key")] key: String) -> Result<String, NotFound>;
+///
+///     /// Who is asking: the caller's peer, from the request's context.
+///     async fn whoami(&self, #[thrift(context)] request: &Request) -> String;
+///
+///     #[thrift(oneway)]
+///     async fn forget(&self, #[thrift(id = 1)] key: String);
+/// }
+///
+/// struct Store;
+/// impl KeyValue for Store {
+///     async fn get(&self, key: String) -> Result<String, NotFound> {
+///         if key == "a" { Ok("1".into()) } else { Err(NotFound { key }) }
+///     }
+///     async fn whoami(&self, request: &Request) -> String {
+///         request.peer().to_string()
+///     }
+///     async fn forget(&self, _key: String) {}
+/// }
+///
+/// # fn main() {
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// // A shared handler serves as it is.
+/// let server = kv::Server::new(Arc::new(Store));
+/// let client = kv::Client::new(LocalChannel::new(server, ProtocolKind::Binary));
+/// assert_eq!(client.get("a".into()).await.unwrap(), "1");
+/// assert!(matches!(client.get("b".into()).await, Err(CallError::Exception(NotFound { .. }))));
+/// assert_eq!(client.whoami().await.unwrap(), "(local)");
+/// client.forget("a".into()).await.unwrap();
+/// assert_eq!(kv::IDEMPOTENT_METHODS, ["get"]);
+/// # });
+/// # }
+/// ```
 pub use thrift_derive::service;
+
+/// The codecs and wire formats, by what they are: transports, protocols, detection, frames.
+pub mod codec {
+    pub use crate::buffered::BufferedCodec;
+    pub use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
+    pub use crate::framed::FramedCodec;
+    pub use crate::header::{ttheader_keys, Headers};
+    pub use crate::message::{decode_message, Message};
+    pub use thrift_core::{Scan, Scanner};
+}
+
+/// What only generated code names.
+#[doc(hidden)]
+pub mod __private {
+    pub use tower_service::Service;
+
+    /// The future of a generated server.
+    pub type Answer = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<crate::server::Response, std::convert::Infallible>> + Send>,
+    >;
+}

@@ -2,7 +2,6 @@
 //! typed client.
 
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Arc;
 
 use thrift_core::{Encode, Limits, MessageHeader, MessageType};
 
@@ -10,10 +9,11 @@ use crate::channel::{CallError, Channel, Reply};
 use crate::detect::ProtocolKind;
 use crate::framing::{encode_message, Framing};
 use crate::header::Headers;
-use crate::incoming::{with_protocol, Incoming, Service};
 use crate::message::Message;
+use crate::protocol::with_protocol;
+use crate::server::{respond, Request, ThriftService};
 
-/// A [`Channel`] that hands each call to a [`Service`] in the same process: the call is
+/// A [`Channel`] that hands each call to a [`ThriftService`] in the same process: the call is
 /// encoded, parsed as a server would receive it, dispatched, and its reply decoded, so a
 /// handler is exercised through exactly the bytes a socket would carry.
 ///
@@ -33,22 +33,24 @@ use crate::message::Message;
 ///     }
 /// }
 ///
+/// # fn main() {
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let client = EchoClient::new(LocalChannel::new(EchoServer::new(Parrot), ProtocolKind::Compact));
+/// let client = echo::Client::new(LocalChannel::new(echo::Server::new(Parrot), ProtocolKind::Compact));
 /// assert_eq!(client.echo("polly".into()).await.unwrap(), "polly");
 /// # });
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct LocalChannel<S> {
-    service: Arc<S>,
+    service: S,
     protocol: ProtocolKind,
     seqid: AtomicI32,
 }
 
-impl<S: Service> LocalChannel<S> {
+impl<S: ThriftService> LocalChannel<S> {
     /// A channel into `service`, speaking `protocol`.
     pub fn new(service: S, protocol: ProtocolKind) -> Self {
-        LocalChannel { service: Arc::new(service), protocol, seqid: AtomicI32::new(1) }
+        LocalChannel { service, protocol, seqid: AtomicI32::new(1) }
     }
 
     /// The service calls go to.
@@ -56,17 +58,17 @@ impl<S: Service> LocalChannel<S> {
         &self.service
     }
 
-    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Result<Incoming, CallError> {
+    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Result<Request, CallError> {
         let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
         let message = Message::new(header, args);
         let bytes =
             with_protocol!(self.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))
                 .map_err(CallError::Transport)?;
-        Incoming::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
+        Request::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
     }
 }
 
-impl<S: Service> Channel for LocalChannel<S> {
+impl<S: ThriftService + Sync> Channel for LocalChannel<S> {
     async fn call<A: Encode + Sync>(
         &self,
         _: &'static str,
@@ -74,7 +76,7 @@ impl<S: Service> Channel for LocalChannel<S> {
         args: &A,
     ) -> Result<Reply, CallError> {
         let request = self.request(method, MessageType::Call, args)?;
-        match self.service.call(request).await.into_bytes() {
+        match respond(&mut self.service.clone(), request).await.into_bytes() {
             Some(reply) => Reply::parse(reply, self.protocol, Limits::default()).map_err(CallError::Protocol),
             None => Err(CallError::Unavailable(format!("{method}: the service sent no reply to a call"))),
         }
@@ -84,8 +86,8 @@ impl<S: Service> Channel for LocalChannel<S> {
     /// task of its own.
     async fn oneway<A: Encode + Sync>(&self, _: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
         let request = self.request(method, MessageType::Oneway, args)?;
-        let service = Arc::clone(&self.service);
-        tokio::spawn(async move { service.call(request).await });
+        let mut service = self.service.clone();
+        tokio::spawn(async move { respond(&mut service, request).await });
         Ok(())
     }
 }

@@ -18,14 +18,16 @@
 //! use std::path::Path;
 //! use thrift_net::{tls, Client, ClientConfig, Server};
 //!
+//! # fn main() {
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let server_tls = tls::server_config("server.crt", "server.key", None)?;
-//! let handle = Server::new().bind_tls("127.0.0.1:9090", server_tls, NoopServer::new(N)).await?;
+//! let handle = Server::new().bind_tls("127.0.0.1:9090", server_tls, noop::Server::new(N)).await?;
 //!
 //! let client_tls = tls::client_config("ca.pem", None)?;
 //! let client = Client::connect_tls(handle.local_addr(), "localhost", client_tls, ClientConfig::default()).await?;
-//! NoopClient::new(client).noop().await?;
+//! noop::Client::new(client).noop().await?;
 //! # Ok(()) }
+//! # }
 //! ```
 
 use std::fmt;

@@ -10,7 +10,7 @@ use bytes::{Bytes, BytesMut};
 use hello::*;
 use thrift_core::__private::Returns;
 use thrift_core::{Binary, Limits, MessageType};
-use thrift_net::{CallError, Client, ClientConfig, FramedCodec, Incoming, ProtocolKind, RawRequest, Server};
+use thrift_net::{CallError, Client, ClientConfig, FramedCodec, ProtocolKind, RawRequest, Request, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
@@ -38,10 +38,10 @@ impl FakeServer {
     }
 
     /// The next request, or `None` when the client closed the connection.
-    async fn request(&mut self) -> Option<Incoming> {
+    async fn request(&mut self) -> Option<Request> {
         loop {
             if let Some(message) = self.codec.decode(&mut self.buf).unwrap() {
-                return Some(Incoming::parse(message, ProtocolKind::Binary, true, Limits::default()).unwrap());
+                return Some(Request::parse(message, ProtocolKind::Binary, true, Limits::default()).unwrap());
             }
             if within(self.stream.read_buf(&mut self.buf)).await.unwrap_or(0) == 0 {
                 return None;
@@ -54,8 +54,8 @@ impl FakeServer {
     }
 }
 
-fn say_hello_args(name: &str) -> HelloServiceSayHelloArgs {
-    HelloServiceSayHelloArgs { req: HelloRequest { name: name.into() } }
+fn say_hello_args(name: &str) -> hello_service::SayHelloArgs {
+    hello_service::SayHelloArgs { req: HelloRequest { name: name.into() } }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -81,7 +81,7 @@ async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
 async fn a_broken_connection_fails_every_pending_call_at_once() {
     let (addr, accept) = FakeServer::listen().await;
     let config = ClientConfig { call_timeout: Some(Duration::from_secs(60)), ..ClientConfig::default() };
-    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
 
     let mut calls = JoinSet::new();
@@ -115,7 +115,7 @@ async fn a_broken_connection_fails_every_pending_call_at_once() {
 async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
     let (addr, accept) = FakeServer::listen().await;
     let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
-    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
 
     // A call abandoned once sent: its late reply is a stray.
@@ -138,18 +138,18 @@ async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
         assert_eq!((request.service(), request.method()), (Some("HelloService"), "sayHello"), "prefixed name");
         requests.push(request);
     }
-    let seqids: std::collections::HashSet<i32> = requests.iter().map(Incoming::seqid).collect();
+    let seqids: std::collections::HashSet<i32> = requests.iter().map(Request::seqid).collect();
     assert_eq!(seqids.len(), 5, "every call waiting has its own seqid");
 
     // A reply nobody waits for, then the real ones in reverse order, all in one write.
     let mut replies = Vec::new();
     let call =
         encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, stray_seqid, &say_hello_args("x"));
-    let fake = Incoming::parse(Bytes::from(call), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let fake = Request::parse(Bytes::from(call), ProtocolKind::Binary, true, Limits::default()).unwrap();
     let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "stray".into() });
     replies.extend_from_slice(&fake.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap());
     for request in requests.iter().rev() {
-        let args: HelloServiceSayHelloArgs = request.decode_args().unwrap();
+        let args: hello_service::SayHelloArgs = request.decode_args().unwrap();
         let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: format!("to {}", args.req.name) });
         replies.extend_from_slice(
             &request.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap(),
@@ -168,7 +168,7 @@ async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_undecodable_reply_fails_the_pending_calls() {
     let (addr, accept) = FakeServer::listen().await;
-    let client = HelloServiceClient::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
     let mut server = accept.await;
     let call = tokio::spawn({
         let client = client.clone();
@@ -225,7 +225,7 @@ async fn connecting_to_a_closed_port_fails() {
 fn the_client_is_clone_send_sync_and_static() {
     fn shareable<T: Clone + Send + Sync + 'static>() {}
     shareable::<Client>();
-    shareable::<HelloServiceClient<Client>>();
+    shareable::<hello_service::Client<Client>>();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -241,14 +241,14 @@ async fn tower_layers_wrap_the_client() {
     assert_eq!(value.message, "hello, tower");
 
     // A oneway message: no reply.
-    let args = RawRequest::encode_args(ProtocolKind::Compact, &HelloServiceLogArgs { line: "via tower".into() });
+    let args = RawRequest::encode_args(ProtocolKind::Compact, &hello_service::LogArgs { line: "via tower".into() });
     let reply = within(client.clone().oneshot(RawRequest::oneway("HelloService", "log", args))).await.unwrap();
     assert!(reply.is_none());
     eventually("the line logged", || greeter.0.log.lock().unwrap().contains(&"via tower".to_string())).await;
 
     // tower's timeout layer.
     let slow =
-        RawRequest::encode_args(ProtocolKind::Compact, &HelloServiceSlowHelloArgs { name: "s".into(), ms: 2000 });
+        RawRequest::encode_args(ProtocolKind::Compact, &hello_service::SlowHelloArgs { name: "s".into(), ms: 2000 });
     let service = ServiceBuilder::new().timeout(Duration::from_millis(50)).service(client.clone());
     let e = within(service.oneshot(RawRequest::call("HelloService", "slowHello", slow))).await.unwrap_err();
     assert!(e.is::<tower::timeout::error::Elapsed>(), "{e}");
@@ -266,7 +266,7 @@ async fn tower_layers_wrap_the_client() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_naming_another_method_is_refused() {
     let (addr, accept) = FakeServer::listen().await;
-    let client = HelloServiceClient::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, ClientConfig::default())).await.unwrap());
     let mut server = accept.await;
     let call = tokio::spawn({
         let client = client.clone();
@@ -276,7 +276,7 @@ async fn a_reply_naming_another_method_is_refused() {
     // The same seqid, another method's name.
     let other =
         encode_call(ProtocolKind::Binary, false, "logged", MessageType::Call, request.seqid(), &say_hello_args("x"));
-    let other = Incoming::parse(Bytes::from(other), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let other = Request::parse(Bytes::from(other), ProtocolKind::Binary, true, Limits::default()).unwrap();
     let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "wrong".into() });
     server.send(&other.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
     match within(call).await.unwrap() {
@@ -294,7 +294,7 @@ async fn a_reply_naming_another_method_is_refused() {
 async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
     let (addr, accept) = FakeServer::listen().await;
     let config = ClientConfig { call_timeout: Some(Duration::from_secs(30)), ..ClientConfig::default() };
-    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
     let call = tokio::spawn({
         let client = client.clone();
@@ -309,7 +309,7 @@ async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
         request.seqid() + 1000,
         &say_hello_args("x"),
     );
-    let bogus = Incoming::parse(Bytes::from(bogus), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    let bogus = Request::parse(Bytes::from(bogus), ProtocolKind::Binary, true, Limits::default()).unwrap();
     let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "bogus".into() });
     let started = Instant::now();
     server.send(&bogus.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
@@ -327,7 +327,7 @@ async fn a_corrupt_buffered_reply_stream_fails_the_calls_with_the_protocols_own_
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let config = ClientConfig::new(thrift_net::Transport::Buffered, ProtocolKind::Binary);
-    let client = HelloServiceClient::new(within(Client::connect(addr, config)).await.unwrap());
+    let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let (mut stream, _) = within(listener.accept()).await.unwrap();
     let call = tokio::spawn({
         let client = client.clone();

@@ -57,7 +57,7 @@ async fn a_shared_pool_replaces_a_stuck_connection() {
         ..PoolConfig::default()
     };
     let pool = Pool::new([addr], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let ok = Arc::new(AtomicUsize::new(0));
     let failed = Arc::new(AtomicUsize::new(0));
     let callers = (0..16).map(|i| {
@@ -98,7 +98,7 @@ struct Outcomes {
 async fn shutdown_under_load<C>(
     handle: &thrift_net::ServerHandle,
     greeter: &Greeter,
-    client: HelloServiceClient<C>,
+    client: hello_service::Client<C>,
 ) -> (Outcomes, usize)
 where
     C: thrift_net::Channel + Clone + 'static,
@@ -152,13 +152,13 @@ async fn graceful_shutdown_under_load_loses_no_completed_reply() {
         let (seen, completed) = match run % 3 {
             0 => {
                 let client =
-                    HelloServiceClient::new(within(thrift_net::Client::connect(addr, long.clone())).await.unwrap());
+                    hello_service::Client::new(within(thrift_net::Client::connect(addr, long.clone())).await.unwrap());
                 shutdown_under_load(&handle, &greeter, client).await
             }
             mode => {
                 let mode = if mode == 1 { Mode::Shared { connections: 2 } } else { Mode::Exclusive };
                 let config = PoolConfig { mode, max_total: 64, client: long.clone(), ..PoolConfig::default() };
-                shutdown_under_load(&handle, &greeter, HelloServiceClient::new(Pool::new([addr], config))).await
+                shutdown_under_load(&handle, &greeter, hello_service::Client::new(Pool::new([addr], config))).await
             }
         };
         assert_eq!(seen.ok, completed, "run {run}: every completed handler's reply was delivered: {seen:?}");
@@ -248,7 +248,7 @@ async fn a_peer_that_never_reads_holds_at_most_its_byte_budget() {
                 "sayHello",
                 MessageType::Call,
                 seqid,
-                &HelloServiceSayHelloArgs { req: HelloRequest { name: name.clone() } },
+                &hello_service::SayHelloArgs { req: HelloRequest { name: name.clone() } },
             );
             if peer.write_all(&call).await.is_err() {
                 break;
@@ -294,7 +294,7 @@ async fn a_frozen_endpoint_is_ejected_after_a_few_failures_and_readmitted_when_i
         ..PoolConfig::default()
     };
     let pool = Pool::new([frozen_addr, good.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let failed = Arc::new(AtomicUsize::new(0));
     let callers = (0..16).map(|i| {
         let (client, failed) = (client.clone(), failed.clone());

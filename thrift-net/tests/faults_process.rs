@@ -36,8 +36,10 @@ fn child_server() {
         let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
         let greeter = Greeter::default();
         let server = Server::builder().read_idle_timeout(Duration::from_secs(30)).build();
-        let handle =
-            server.bind(("127.0.0.1", port), HelloServiceServer::new(greeter.clone())).await.expect("bind 127.0.0.1");
+        let handle = server
+            .bind(("127.0.0.1", port), hello_service::Server::new(greeter.clone()))
+            .await
+            .expect("bind 127.0.0.1");
         println!("listening {}", handle.local_addr().port());
         term.recv().await;
         let shutdown = handle.shutdown(Duration::from_secs(5)).await;
@@ -157,7 +159,7 @@ impl Tally {
 
 /// `callers` tasks calling `say_hello` through `client` until `until`.
 fn load(
-    client: &HelloServiceClient<Pool>,
+    client: &hello_service::Client<Pool>,
     callers: usize,
     until: Instant,
     tally: &Arc<Tally>,
@@ -184,7 +186,7 @@ async fn servers_killed_under_load_hand_no_caller_another_callers_reply_and_the_
     let b = ChildServer::start(0).await;
     let (addr_a, addr_b) = (a.addr, b.addr);
     let pool = Pool::new([addr_a, addr_b], fast_pool());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let tally = Arc::new(Tally::default());
     let callers = load(&client, 32, Instant::now() + Duration::from_secs(4), &tally);
 
@@ -221,7 +223,7 @@ async fn a_frozen_server_is_ejected_after_a_few_timeouts_and_readmitted_when_tha
     const EJECT_AFTER: u32 = 3;
     let config = PoolConfig { eject_after_failures: EJECT_AFTER, ..fast_pool() };
     let pool = Pool::new([frozen.addr, healthy.addr], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let warm = Arc::new(Tally::default());
     for caller in load(&client, 4, Instant::now() + Duration::from_millis(200), &warm) {
         within(caller).await.unwrap();
@@ -265,7 +267,7 @@ async fn a_server_stopped_gracefully_under_load_delivers_every_completed_reply_i
     for run in 0..20 {
         let server = ChildServer::start(0).await;
         let client = within(Client::connect(server.addr, ClientConfig::default())).await.unwrap();
-        let client = HelloServiceClient::new(client);
+        let client = hello_service::Client::new(client);
         // 64 callers, each making 100 ms calls one after another until the server refuses
         // one: the shutdown finds some calls running and others arriving.
         let callers: Vec<_> = (0..64)

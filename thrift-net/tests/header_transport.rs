@@ -5,14 +5,13 @@
 #[path = "common/hello.rs"]
 mod hello;
 
+use std::convert::Infallible;
 use std::time::Duration;
 
 use bytes::{BufMut, Bytes};
 use hello::*;
 use thrift_core::{MessageType, ThriftStruct};
-use thrift_net::{
-    ttheader_keys, Client, ClientConfig, Headers, Incoming, Outgoing, ProtocolKind, Server, Service, Transport,
-};
+use thrift_net::{ttheader_keys, Client, ClientConfig, Headers, ProtocolKind, Request, Response, Server, Transport};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -62,10 +61,8 @@ struct Shown {
     success: Option<Vec<String>>,
 }
 
-impl Service for ShowHeaders {
-    const NAME: &'static str = "Show";
-
-    async fn call(&self, request: Incoming) -> Outgoing {
+impl ShowHeaders {
+    fn answer(request: Request) -> Response {
         let mut shown = vec![format!("{:?}", request.transport())];
         for (k, v) in request.headers().iter() {
             shown.push(format!("{}={}", String::from_utf8_lossy(k), String::from_utf8_lossy(v)));
@@ -86,12 +83,15 @@ use thrift_net::service;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn handlers_see_the_headers_each_handle_sends() {
-    let handle = Server::new().bind("127.0.0.1:0", ShowHeaders).await.unwrap();
+    let handle = Server::new()
+        .bind("127.0.0.1:0", tower::service_fn(|request| async { Ok::<_, Infallible>(ShowHeaders::answer(request)) }))
+        .await
+        .unwrap();
     for (transport, protocol) in HEADER_WIRES {
         let client =
             within(Client::connect(handle.local_addr(), ClientConfig::new(transport, protocol))).await.unwrap();
         // No headers: none arrive.
-        let shown = within(ShowClient::new(client.clone()).show()).await.unwrap();
+        let shown = within(show::Client::new(client.clone()).show()).await.unwrap();
         assert_eq!(shown, vec![format!("{transport:?}")]);
         let mut headers = Headers::new();
         headers.insert("trace-id", "4bf92f3577b34da6");
@@ -103,7 +103,7 @@ async fn handlers_see_the_headers_each_handle_sends() {
             more.insert_int(ttheader_keys::RPC_TIMEOUT, "250");
         }
         let both = traced.with_headers(more);
-        let shown = within(ShowClient::new(both.clone()).show()).await.unwrap();
+        let shown = within(show::Client::new(both.clone()).show()).await.unwrap();
         let mut expected = vec![format!("{transport:?}"), "trace-id=4bf92f3577b34da6".into(), "caller=ledger".into()];
         if transport == Transport::TTHeader {
             expected.push("#12=250".into());
@@ -112,7 +112,7 @@ async fn handlers_see_the_headers_each_handle_sends() {
         // The first handle's headers are its own: the second's did not change them.
         assert_eq!(traced.headers().get("caller"), Some("billing"));
         // Several concurrent calls, each with its handle's headers.
-        let (with, without) = (ShowClient::new(traced.clone()), ShowClient::new(client.clone()));
+        let (with, without) = (show::Client::new(traced.clone()), show::Client::new(client.clone()));
         let (a, b) = tokio::join!(with.show(), without.show());
         assert!(a.unwrap().contains(&"caller=billing".to_string()));
         assert_eq!(b.unwrap().len(), 1);
@@ -121,7 +121,7 @@ async fn handlers_see_the_headers_each_handle_sends() {
     let client = within(Client::connect(handle.local_addr(), ClientConfig::default())).await.unwrap();
     let mut headers = Headers::new();
     headers.insert("k", "v");
-    let shown = within(ShowClient::new(client.with_headers(headers)).show()).await.unwrap();
+    let shown = within(show::Client::new(client.with_headers(headers)).show()).await.unwrap();
     assert_eq!(shown, vec!["Framed".to_string()]);
 }
 
@@ -151,7 +151,7 @@ async fn read_frame(stream: &mut TcpStream) -> Vec<u8> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reply_frame_echoes_the_requests_flags_seqid_and_protocol() {
     let handle = start(Server::new()).await;
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "bo".into() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "bo".into() } };
     for (magic, protocol_id, protocol) in
         [(0x0fffu16, 0u8, ProtocolKind::Binary), (0x0fff, 2, ProtocolKind::Compact), (0x1000, 0, ProtocolKind::Binary)]
     {
@@ -181,7 +181,7 @@ async fn the_reply_frame_echoes_the_requests_flags_seqid_and_protocol() {
 async fn a_zlib_request_is_answered_compressed() {
     use std::io::{Read, Write};
     let handle = start(Server::new()).await;
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "zed".into() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "zed".into() } };
     let call = encode_call(ProtocolKind::Compact, false, "sayHello", MessageType::Call, 9, &args);
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     z.write_all(&call).unwrap();
@@ -200,7 +200,7 @@ async fn a_zlib_request_is_answered_compressed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_header_closes_only_its_connection() {
     let handle = start(Server::new()).await;
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "x".into() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "x".into() } };
     let call = encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, 1, &args);
     // A good first frame, then one naming protocol id 9.
     let mut stream = within(TcpStream::connect(handle.local_addr())).await.unwrap();

@@ -22,16 +22,16 @@ async fn axum_app() -> (String, tokio::task::JoinHandle<()>) {
     let base = format!("http://{}", listener.local_addr().unwrap());
     let app = Router::new()
         .route("/health", get(|| async { "ok" }))
-        .route_service("/thrift", HttpService::new(HelloServiceServer::new(Greeter::default())));
+        .route_service("/thrift", HttpService::new(hello_service::Server::new(Greeter::default())));
     let task = tokio::spawn(async move {
         axum::serve(listener, app).await.unwrap();
     });
     (base, task)
 }
 
-fn client(url: &str, protocol: ProtocolKind) -> HelloServiceClient<HttpClient> {
+fn client(url: &str, protocol: ProtocolKind) -> hello_service::Client<HttpClient> {
     let config = ClientConfig { call_timeout: Some(DEADLINE), ..ClientConfig::new(Transport::Buffered, protocol) };
-    HelloServiceClient::new(HttpClient::new(url.parse().unwrap(), config))
+    hello_service::Client::new(HttpClient::new(url.parse().unwrap(), config))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -97,13 +97,13 @@ async fn what_is_not_a_thrift_call_gets_a_status_that_says_why() {
     let answer = exchange(&addr, &post(b"not thrift at all")).await;
     assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("unrecognized protocol"), "{answer}");
     // A framed message is not a bare one.
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "x".into() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "x".into() } };
     let framed = encode_call(ProtocolKind::Binary, true, "sayHello", MessageType::Call, 1, &args);
     let answer = exchange(&addr, &post(&framed)).await;
     assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("one bare message"), "{answer}");
     // Beyond the message limit: refused without reading it all.
     let big = vec![0u8; 100_000];
-    let small = HttpService::new(HelloServiceServer::new(Greeter::default()))
+    let small = HttpService::new(hello_service::Server::new(Greeter::default()))
         .limits(thrift_core::Limits { max_message_len: 1024, ..Default::default() });
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let small_addr = listener.local_addr().unwrap().to_string();
@@ -137,17 +137,17 @@ async fn the_client_names_what_went_wrong() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_multiplexed_router_serves_over_http_and_shuts_down_gracefully() {
     let router = Multiplexed::builder()
-        .with(HelloServiceServer::new(Greeter::default()))
-        .with(CalculatorServer::new(Adder))
+        .with(hello_service::Server::new(Greeter::default()))
+        .with(calculator::Server::new(Adder))
         .build();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(serve_http(listener, HttpService::new(router), async { drop(stopped.await) }, DEADLINE));
     let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
-    let calc = CalculatorClient::new(HttpClient::new(url.parse().unwrap(), config.clone()));
+    let calc = calculator::Client::new(HttpClient::new(url.parse().unwrap(), config.clone()));
     assert_eq!(within(calc.add(2, 3)).await.unwrap(), 5);
-    let hello = HelloServiceClient::new(HttpClient::new(url.parse().unwrap(), config));
+    let hello = hello_service::Client::new(HttpClient::new(url.parse().unwrap(), config));
     // A call in flight when shutdown begins still gets its reply.
     let slow = tokio::spawn(async move { hello.slow_hello("late".into(), 300).await });
     tokio::time::sleep(Duration::from_millis(100)).await;

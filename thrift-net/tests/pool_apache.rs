@@ -19,7 +19,7 @@ use thrift_net::{CallError, Channel, ClientConfig, Mode, Pool, PoolConfig, Serve
 
 /// 32 callers × 10 calls, each reply checked; slow ones (5 ms) so calls overlap.
 async fn correct_replies(pool: &Pool) {
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let tasks: Vec<_> = (0..32)
         .map(|t| {
             let client = client.clone();
@@ -54,7 +54,7 @@ async fn both_modes_are_correct_against_a_one_request_at_a_time_server() {
         assert_eq!(stats.most_running.load(Ordering::SeqCst), parallel, "{mode:?}");
 
         // Errors are replies: the connection stays.
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         match within(client.say_hello(HelloRequest::default())).await {
             Err(CallError::Exception(e)) => assert_eq!(e.reason, "no name"),
             other => panic!("{mode:?}: {other:?}"),
@@ -78,7 +78,7 @@ async fn a_timed_out_call_does_not_misplace_replies_on_a_one_request_at_a_time_s
         let server = ApacheStyleServer::start().await;
         let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
         let pool = Pool::new([server.addr], PoolConfig { mode, client: client_config, ..PoolConfig::default() });
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         let slow = within(client.slow_hello("late".into(), 300)).await;
         assert!(matches!(slow, Err(CallError::Timeout(_))), "{mode:?}: {slow:?}");
         for i in 0..10 {
@@ -95,7 +95,7 @@ async fn every_transport_and_protocol_through_the_pool() {
         for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
             let client = ClientConfig::new(transport, protocol);
             let pool = Pool::new([handle.local_addr()], PoolConfig { mode, client, ..PoolConfig::default() });
-            let hello = HelloServiceClient::new(pool);
+            let hello = hello_service::Client::new(pool);
             let (a, b) = within(async {
                 tokio::join!(hello.slow_hello("a".into(), 20), hello.say_hello(HelloRequest { name: "b".into() }))
             })

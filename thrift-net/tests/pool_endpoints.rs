@@ -23,7 +23,7 @@ fn quick_backoff() -> PoolConfig {
 }
 
 /// `tasks` callers making `calls` calls each, every reply checked.
-async fn run_calls(client: &HelloServiceClient<Pool>, tasks: usize, calls: usize, tag: &str) {
+async fn run_calls(client: &hello_service::Client<Pool>, tasks: usize, calls: usize, tag: &str) {
     let handles: Vec<_> = (0..tasks)
         .map(|t| {
             let client = client.clone();
@@ -56,7 +56,7 @@ async fn three_endpoints_one_down_every_call_succeeds_and_it_takes_calls_once_ba
     kill(&c).await;
 
     let pool = Pool::new([a.local_addr(), b.local_addr(), c_addr], quick_backoff());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     // Long enough that the down endpoint's backoff runs out several times: each retry of it
     // is refused, and that call moves on to another endpoint.
     let started = Instant::now();
@@ -93,7 +93,7 @@ async fn round_robin_gives_each_endpoint_the_same_number_of_calls() {
     let servers: Vec<_> = (0..3).map(|_| serve_on(any_port(), &server).0).collect();
     let config = PoolConfig { balance: Balance::RoundRobin, ..PoolConfig::default() };
     let pool = Pool::new(servers.iter().map(|s| s.local_addr()), config);
-    let client = HelloServiceClient::new(pool);
+    let client = hello_service::Client::new(pool);
     run_calls(&client, 1, 300, "rr").await;
     let counts = requests(&servers.iter().collect::<Vec<_>>());
     assert_eq!(counts, vec![100, 100, 100]);
@@ -105,7 +105,7 @@ async fn power_of_two_choices_sends_calls_where_fewer_are_in_flight() {
     let (a, _) = serve_on(any_port(), &server);
     let (b, _) = serve_on(any_port(), &server);
     let pool = Pool::new([a.local_addr(), b.local_addr()], PoolConfig::default());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     // Twenty slow calls started one after another: with two endpoints both are compared
     // every time, so each call goes where fewer are in flight and they split evenly.
     let mut calls = Vec::new();
@@ -131,7 +131,7 @@ async fn replacing_the_endpoints_moves_calls_and_closes_the_old_connections() {
     let (a, _) = serve_on(any_port(), &server);
     let (b, _) = serve_on(any_port(), &server);
     let pool = Pool::new([a.local_addr()], PoolConfig::default());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     run_calls(&client, 4, 10, "a").await;
     assert_eq!(requests(&[&a, &b]), vec![40, 0]);
     assert!(a.metrics().connections >= 1);
@@ -160,7 +160,7 @@ async fn a_busy_endpoint_s_calls_finish_after_it_is_removed() {
     let (a, _) = serve_on(any_port(), &Server::new());
     let (b, _) = serve_on(any_port(), &Server::new());
     let pool = Pool::new([a.local_addr()], PoolConfig::default());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let slow = tokio::spawn({
         let client = client.clone();
         async move { client.slow_hello("slow".into(), 300).await }
@@ -177,7 +177,7 @@ async fn a_busy_endpoint_s_calls_finish_after_it_is_removed() {
 async fn every_endpoint_down_fails_fast_naming_each() {
     let (x, y) = (dead_addr(), dead_addr());
     let pool = Pool::new([x, y], quick_backoff());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     for i in 0..5 {
         let started = Instant::now();
         let result = within(client.say_hello(HelloRequest { name: "nobody".into() })).await;
@@ -192,7 +192,7 @@ async fn every_endpoint_down_fails_fast_naming_each() {
     assert!(pool.metrics().iter().all(|m| m.connect_failures >= 1 && m.created == 0));
 
     let empty = Pool::new([], PoolConfig::default());
-    match HelloServiceClient::new(empty).say_hello(HelloRequest::default()).await {
+    match hello_service::Client::new(empty).say_hello(HelloRequest::default()).await {
         Err(CallError::Unavailable(why)) => assert!(why.contains("no endpoints"), "{why}"),
         other => panic!("{other:?}"),
     }
@@ -208,7 +208,7 @@ async fn an_endpoint_at_its_connection_limit_is_treated_as_refusing_and_its_call
 
     let config = PoolConfig { balance: Balance::RoundRobin, ..PoolConfig::default() };
     let pool = Pool::new([full.local_addr(), spare.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     run_calls(&client, 4, 10, "full").await;
 
     let metrics = pool.metrics();

@@ -25,7 +25,7 @@ async fn server_killed_and_restarted_calls_fail_fast_then_the_first_call_succeed
     let (handle, _) = serve_on(any_port(), &Server::new());
     let addr = handle.local_addr();
     let pool = Pool::new([addr], PoolConfig { max_total: 4, ..PoolConfig::default() });
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     // Four connections open and idle.
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 50));
     for reply in within(futures_join_all(calls)).await {
@@ -69,7 +69,7 @@ async fn no_stale_connection_is_handed_out_after_a_restart_without_calls_in_betw
     let (handle, _) = serve_on(any_port(), &Server::new());
     let addr = handle.local_addr();
     let pool = Pool::new([addr], PoolConfig { max_total: 4, ..PoolConfig::default() });
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 50));
     for reply in within(futures_join_all(calls)).await {
         reply.unwrap();
@@ -97,7 +97,7 @@ async fn checkout_notices_a_connection_the_server_closed_for_idleness() {
     for test_on_checkout in [true, false] {
         let config = PoolConfig { test_on_checkout, ..PoolConfig::default() };
         let pool = Pool::new([handle.local_addr()], config);
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         assert_eq!(within(client.say_hello(hello("first"))).await.unwrap().message, "hello, first");
         eventually("the server closed the idle connection", || handle.metrics().connections == 0).await;
         tokio::time::sleep(Duration::from_millis(50)).await; // the client's reader sees the close
@@ -126,7 +126,7 @@ async fn wait_timeout_fires_when_every_connection_is_busy() {
         [handle.local_addr()],
         PoolConfig { max_total: 2, wait_timeout: Some(wait), ..PoolConfig::default() },
     );
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let slow: Vec<_> = (0..2)
         .map(|i| {
             let client = client.clone();
@@ -164,7 +164,7 @@ async fn a_slow_server_trips_call_timeouts_and_those_connections_are_discarded()
     let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
     let pool =
         Pool::new([handle.local_addr()], PoolConfig { max_total: 4, client: client_config, ..PoolConfig::default() });
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
 
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 1000));
     for result in within(futures_join_all(calls)).await {
@@ -188,7 +188,7 @@ async fn a_slow_server_trips_call_timeouts_and_those_connections_are_discarded()
 async fn a_call_dropped_midway_discards_its_connection() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let pool = Pool::new([handle.local_addr()], PoolConfig::default());
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let abandoned = tokio::time::timeout(Duration::from_millis(50), client.slow_hello("gone".into(), 1000)).await;
     assert!(abandoned.is_err(), "the caller gave up");
     let m = pool.metrics()[0];
@@ -203,7 +203,7 @@ async fn shared_mode_retires_a_connection_that_saw_a_timeout_without_failing_its
     let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(300)), ..ClientConfig::default() };
     let config = PoolConfig { mode: Mode::Shared { connections: 1 }, client: client_config, ..PoolConfig::default() };
     let pool = Pool::new([handle.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     assert_eq!(within(client.say_hello(hello("warm"))).await.unwrap().message, "hello, warm");
 
     // On the one connection: a call that times out at 300 ms, and one made at 200 ms that

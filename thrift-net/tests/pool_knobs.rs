@@ -18,7 +18,7 @@ fn hello(name: &str) -> HelloRequest {
 }
 
 /// `n` calls at once, each holding its connection for `ms`.
-async fn concurrent_slow_calls(client: &HelloServiceClient<Pool>, n: usize, ms: i32) {
+async fn concurrent_slow_calls(client: &hello_service::Client<Pool>, n: usize, ms: i32) {
     let calls: Vec<_> = (0..n)
         .map(|i| {
             let client = client.clone();
@@ -53,7 +53,7 @@ async fn maintain_opens_min_idle_connections_ahead_of_need() {
     // Already warm: nothing to do (the down endpoint is ejected, so not retried either).
     assert_eq!(within(pool.maintain()).await, Maintenance::default());
     // Calls use the warm connections.
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     for i in 0..6 {
         assert_eq!(within(client.say_hello(hello(&format!("{i}")))).await.unwrap().message, format!("hello, {i}"));
     }
@@ -65,7 +65,7 @@ async fn max_idle_closes_connections_returned_beyond_it() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let pool =
         Pool::new([handle.local_addr()], PoolConfig { max_total: 6, max_idle: Some(2), ..PoolConfig::default() });
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 6, 200).await;
     let m = pool.metrics()[0];
     assert_eq!((m.created, m.destroyed, m.idle), (6, 4, 2), "{m:?}");
@@ -79,7 +79,7 @@ async fn max_idle_global_caps_idle_connections_over_all_endpoints() {
     let (b, _) = serve_on(any_port(), &server);
     let config = PoolConfig { max_idle_global: Some(3), ..PoolConfig::default() };
     let pool = Pool::new([a.local_addr(), b.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 10, 200).await;
     let idle: usize = pool.metrics().iter().map(|m| m.idle).sum();
     let created: u64 = pool.metrics().iter().map(|m| m.created).sum();
@@ -93,7 +93,7 @@ async fn idle_timeout_expires_connections_at_checkout_and_in_maintenance() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let config = PoolConfig { idle_timeout: Some(Duration::from_millis(150)), ..PoolConfig::default() };
     let pool = Pool::new([handle.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 3, 50).await;
     assert_eq!(pool.metrics()[0].idle, 3);
 
@@ -124,7 +124,7 @@ async fn max_lifetime_replaces_connections_however_busy() {
         let (handle, _) = serve_on(any_port(), &Server::new());
         let config = PoolConfig { max_lifetime: Some(Duration::from_millis(100)), mode, ..PoolConfig::default() };
         let pool = Pool::new([handle.local_addr()], config);
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         // Calls back to back for ~350 ms: the connection is replaced as it ages.
         for i in 0..35 {
             assert_eq!(within(client.slow_hello(format!("{i}"), 10)).await.unwrap(), format!("hello, {i}"));
@@ -141,7 +141,7 @@ async fn lifo_keeps_the_fewest_connections_warm_and_fifo_rotates_them_all() {
         let (handle, _) = serve_on(any_port(), &Server::new());
         let config = PoolConfig { lifo, idle_timeout: Some(Duration::from_millis(200)), ..PoolConfig::default() };
         let pool = Pool::new([handle.local_addr()], config);
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         concurrent_slow_calls(&client, 4, 50).await;
         // One call at a time for ~400 ms: LIFO takes the same connection every time, so the
         // other three go unused past the idle timeout; FIFO takes each in turn.
@@ -180,7 +180,7 @@ async fn oneway_messages_and_declared_exceptions_through_the_pool() {
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
         let (handle, greeter) = serve_on(any_port(), &Server::new());
         let pool = Pool::new([handle.local_addr()], PoolConfig { mode, ..PoolConfig::default() });
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         within(client.log("through the pool".into())).await.unwrap();
         eventually("the oneway message was handled", || {
             greeter.0.log.lock().unwrap().contains(&"through the pool".to_string())

@@ -24,7 +24,7 @@ async fn hammer(config: PoolConfig) -> (u64, Pool, Arc<thrift_net::ServerHandle>
     let handle = Arc::new(handle);
     let watch = ConnectionWatch::start(handle.clone());
     let pool = Pool::new([handle.local_addr()], config);
-    let client = HelloServiceClient::new(pool.clone());
+    let client = hello_service::Client::new(pool.clone());
     let tasks: Vec<_> = (0..TASKS)
         .map(|t| {
             let client = client.clone();

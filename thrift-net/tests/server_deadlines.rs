@@ -14,19 +14,19 @@ use thrift_net::{CallError, ClientConfig, ProtocolKind, Server};
 use tokio::io::AsyncWriteExt;
 
 fn slow_call(seqid: i32, ms: i32) -> Vec<u8> {
-    let args = HelloServiceSlowHelloArgs { name: "slow".into(), ms };
+    let args = hello_service::SlowHelloArgs { name: "slow".into(), ms };
     encode_call(ProtocolKind::Binary, true, "slowHello", MessageType::Call, seqid, &args)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_handler_past_the_timeout_is_cancelled_and_its_call_answered_internal_error() {
+async fn a_handler_past_the_timeout_is_cancelled_and_its_call_answered_timeout() {
     let server = Server::builder().handler_timeout(Duration::from_millis(100)).build();
     let (handle, greeter) = start_greeter(server).await;
     let client = hello_client(&handle, ClientConfig::default()).await;
 
     let err = within(client.slow_hello("late".into(), 60_000)).await.unwrap_err();
     let CallError::Application(e) = err else { panic!("expected an application exception, got {err:?}") };
-    assert_eq!(e.kind, ApplicationExceptionKind::InternalError);
+    assert_eq!(e.kind, ApplicationExceptionKind::Timeout);
     assert!(e.message.contains("slowHello ran past the server's handler timeout of 100ms"), "{}", e.message);
     eventually("the handler's future was dropped", || greeter.0.running.load(std::sync::atomic::Ordering::SeqCst) == 0)
         .await;
@@ -59,7 +59,7 @@ async fn a_oneway_request_runs_even_when_its_sender_closes_at_once() {
     let (handle, greeter) = start_greeter(Server::new()).await;
     for n in 0..20 {
         let mut raw = RawConnection::connect(&handle, ProtocolKind::Binary, true).await;
-        let args = HelloServiceLogArgs { line: format!("line {n}") };
+        let args = hello_service::LogArgs { line: format!("line {n}") };
         raw.send(&encode_call(ProtocolKind::Binary, true, "log", MessageType::Oneway, n, &args)).await;
         // Closed right after the write: the server reads the message and the end together.
         drop(raw);

@@ -30,7 +30,7 @@ async fn a_peer_that_sends_nothing_is_disconnected_after_the_read_idle_timeout()
 async fn a_peer_that_trickles_is_disconnected_although_bytes_keep_coming() {
     let handle = start(Server::builder().read_idle_timeout(IDLE).build()).await;
     let mut conn = RawConnection::connect(&handle, ProtocolKind::Binary, true).await;
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "x".repeat(100) } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "x".repeat(100) } };
     let message = encode_call(ProtocolKind::Binary, true, "sayHello", MessageType::Call, 1, &args);
     // One byte every 50 ms: each gap is well inside the timeout, the whole message is not
     // (it would take over 7 seconds).

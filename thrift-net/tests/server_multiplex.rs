@@ -24,9 +24,9 @@ async fn two_services_and_a_default_on_one_port() {
     let named = Greeter::default();
     let default = Greeter::default();
     let router = Multiplexed::builder()
-        .with(HelloServiceServer::new(named.clone()))
-        .with(CalculatorServer::new(Adder))
-        .default(HelloServiceServer::new(default.clone()))
+        .with(hello_service::Server::new(named.clone()))
+        .with(calculator::Server::new(Adder))
+        .default(hello_service::Server::new(default.clone()))
         .build();
     assert_eq!(router.service_names().collect::<Vec<_>>(), ["Calculator", "HelloService"]);
     let handle = serve(router).await;
@@ -35,8 +35,8 @@ async fn two_services_and_a_default_on_one_port() {
         let wire = format!("{transport:?} {protocol:?}");
         // One multiplexed connection carries calls of both services.
         let connection = within(Client::connect(handle.local_addr(), multiplexed(transport, protocol))).await.unwrap();
-        let hello = HelloServiceClient::new(connection.clone());
-        let calc = CalculatorClient::new(connection);
+        let hello = hello_service::Client::new(connection.clone());
+        let calc = calculator::Client::new(connection);
         let (greeting, sum) =
             within(async { tokio::join!(hello.say_hello(HelloRequest { name: "mux".into() }), calc.add(40, 2)) }).await;
         assert_eq!(greeting.unwrap().message, "hello, mux", "{wire}");
@@ -62,10 +62,10 @@ async fn two_services_and_a_default_on_one_port() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replies_carry_the_plain_method_name_as_apaches_do() {
-    let router = Multiplexed::builder().with(CalculatorServer::new(Adder)).build();
+    let router = Multiplexed::builder().with(calculator::Server::new(Adder)).build();
     let handle = serve(router).await;
     let mut conn = RawConnection::connect(&handle, ProtocolKind::Binary, true).await;
-    let args = CalculatorAddArgs { a: 1, b: 2 };
+    let args = calculator::AddArgs { a: 1, b: 2 };
     conn.send(&encode_call(ProtocolKind::Binary, true, "Calculator:add", MessageType::Call, 8, &args)).await;
     let reply = conn.read_reply().await;
     let header = thrift_net::decode_message::<thrift_core::Binary, MethodResult<Returns<i32>, NoException>>(
@@ -80,7 +80,7 @@ async fn replies_carry_the_plain_method_name_as_apaches_do() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods() {
-    let router = Multiplexed::builder().with(CalculatorServer::new(Adder)).build();
+    let router = Multiplexed::builder().with(calculator::Server::new(Adder)).build();
     assert!(!router.has_default());
     let handle = serve(router).await;
 
@@ -88,7 +88,7 @@ async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods(
     let client = within(Client::connect(handle.local_addr(), multiplexed(Transport::Framed, ProtocolKind::Compact)))
         .await
         .unwrap();
-    let reply = within(client.call("Nope", "add", &CalculatorAddArgs { a: 1, b: 2 })).await.unwrap();
+    let reply = within(client.call("Nope", "add", &calculator::AddArgs { a: 1, b: 2 })).await.unwrap();
     match reply.into_result::<Void, NoException>() {
         Err(CallError::Application(e)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod);
@@ -99,12 +99,12 @@ async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods(
 
     // A plain name with no default service.
     let plain = within(Client::connect(handle.local_addr(), ClientConfig::default())).await.unwrap();
-    let calc = CalculatorClient::new(plain);
+    let calc = calculator::Client::new(plain);
     match within(calc.add(1, 2)).await {
         Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
     }
     // Both connections still work: the errors were replies.
-    let calc = CalculatorClient::new(client);
+    let calc = calculator::Client::new(client);
     assert_eq!(within(calc.add(2, 2)).await.unwrap(), 4);
 }

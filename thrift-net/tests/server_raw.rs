@@ -11,8 +11,8 @@ use thrift_core::__private::{MethodResult, Returns, Void};
 use thrift_core::{ApplicationExceptionKind, Binary, Limits, MessageHeader, MessageType, NoException};
 use thrift_net::{CallError, Message, ProtocolKind, Server, ServerBuilder};
 
-fn say_hello(name: &str) -> HelloServiceSayHelloArgs {
-    HelloServiceSayHelloArgs { req: HelloRequest { name: name.into() } }
+fn say_hello(name: &str) -> hello_service::SayHelloArgs {
+    hello_service::SayHelloArgs { req: HelloRequest { name: name.into() } }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -100,7 +100,7 @@ async fn pipelined_calls_are_handled_concurrently_and_answered_as_they_finish() 
     // Three calls in one write; the first is the slowest, so the answers come back reversed.
     let mut burst = Vec::new();
     for (seqid, ms) in [(1, 600), (2, 300), (3, 0)] {
-        let args = HelloServiceSlowHelloArgs { name: format!("n{seqid}"), ms };
+        let args = hello_service::SlowHelloArgs { name: format!("n{seqid}"), ms };
         burst.extend(encode_call(ProtocolKind::Compact, true, "slowHello", MessageType::Call, seqid, &args));
     }
     conn.send(&burst).await;
@@ -120,7 +120,7 @@ async fn oneway_messages_get_no_reply_even_when_they_fail() {
     let handle = start(Server::new()).await;
     let mut conn = RawConnection::connect(&handle, ProtocolKind::Binary, true).await;
     let mut burst = Vec::new();
-    let log = HelloServiceLogArgs { line: "one".into() };
+    let log = hello_service::LogArgs { line: "one".into() };
     burst.extend(encode_call(ProtocolKind::Binary, true, "log", MessageType::Oneway, 1, &log));
     // Oneway messages that would be errors if they were calls: still no reply.
     burst.extend(encode_call(ProtocolKind::Binary, true, "noSuchMethod", MessageType::Oneway, 2, &log));
@@ -131,9 +131,16 @@ async fn oneway_messages_get_no_reply_even_when_they_fail() {
         "explode",
         MessageType::Oneway,
         4,
-        &HelloServiceExplodeArgs {},
+        &hello_service::ExplodeArgs {},
     ));
-    burst.extend(encode_call(ProtocolKind::Binary, true, "logged", MessageType::Call, 5, &HelloServiceLoggedArgs {}));
+    burst.extend(encode_call(
+        ProtocolKind::Binary,
+        true,
+        "logged",
+        MessageType::Call,
+        5,
+        &hello_service::LoggedArgs {},
+    ));
     conn.send(&burst).await;
     let reply = conn.read_reply().await;
     assert_eq!(reply.seqid(), 5, "the only reply is the call's");
@@ -159,7 +166,7 @@ async fn failures_are_answered_with_the_requests_seqid_and_the_connection_goes_o
         ),
         (
             "panic",
-            encode_call(ProtocolKind::Binary, false, "explode", MessageType::Call, 13, &HelloServiceExplodeArgs {}),
+            encode_call(ProtocolKind::Binary, false, "explode", MessageType::Call, 13, &hello_service::ExplodeArgs {}),
             ApplicationExceptionKind::InternalError,
         ),
     ];

@@ -97,7 +97,7 @@ async fn spans_carry_method_seqid_and_peer_and_quiet_peers_log_nothing_above_deb
     // A call: its span names the method, the seqid and the peer.
     let mut conn = RawConnection::connect(&handle, ProtocolKind::Compact, true).await;
     let peer = conn.stream.local_addr().unwrap().to_string();
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name: "traced".into() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "traced".into() } };
     conn.send(&encode_call(ProtocolKind::Compact, true, "sayHello", MessageType::Call, 31, &args)).await;
     assert_eq!(conn.read_reply().await.seqid(), 31);
     let spans = capture.spans.lock().unwrap().clone();
@@ -107,8 +107,15 @@ async fn spans_carry_method_seqid_and_peer_and_quiet_peers_log_nothing_above_deb
     assert_eq!(span.field("peer"), Some(peer.as_str()));
 
     // A panicking handler is an error worth logging.
-    conn.send(&encode_call(ProtocolKind::Compact, true, "explode", MessageType::Call, 32, &HelloServiceExplodeArgs {}))
-        .await;
+    conn.send(&encode_call(
+        ProtocolKind::Compact,
+        true,
+        "explode",
+        MessageType::Call,
+        32,
+        &hello_service::ExplodeArgs {},
+    ))
+    .await;
     assert_eq!(conn.read_reply().await.kind(), MessageType::Exception);
     let loud = capture.events_above_debug();
     assert_eq!(loud.len(), 1, "{loud:?}");

@@ -98,8 +98,8 @@ impl HelloService for Greeter {
     }
 }
 
-fn client(protocol: ProtocolKind) -> HelloServiceClient<LocalChannel<HelloServiceServer<Greeter>>> {
-    HelloServiceClient::new(LocalChannel::new(HelloServiceServer::new(Greeter::default()), protocol))
+fn client(protocol: ProtocolKind) -> hello_service::Client<LocalChannel<hello_service::Server<Greeter>>> {
+    hello_service::Client::new(LocalChannel::new(hello_service::Server::new(Greeter::default()), protocol))
 }
 
 #[tokio::test]
@@ -171,7 +171,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
 
 #[test]
 fn the_service_exports_its_idl() {
-    let idl = Idl::new().add_service::<HelloServiceDefinition>().render();
+    let idl = Idl::new().add_service::<hello_service::Definition>().render();
     let service = idl.split("service HelloService {").nth(1).expect("the service is defined");
     assert_eq!(
         service,
@@ -197,7 +197,7 @@ trait Sleeper {
 
 #[test]
 fn argument_names_follow_the_name_attribute() {
-    let idl = Idl::new().add_service::<SleeperDefinition>().render();
+    let idl = Idl::new().add_service::<sleeper::Definition>().render();
     assert_eq!(
         idl,
         "/**\n * An argument's IDL name can differ from its Rust name.\n */\n\

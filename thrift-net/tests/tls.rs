@@ -95,7 +95,7 @@ impl Drop for Pki {
 }
 
 async fn start_tls(server: Server, tls: Arc<tls::rustls::ServerConfig>) -> ServerHandle {
-    server.bind_tls("127.0.0.1:0", tls, HelloServiceServer::new(Greeter::default())).await.expect("bind 127.0.0.1")
+    server.bind_tls("127.0.0.1:0", tls, hello_service::Server::new(Greeter::default())).await.expect("bind 127.0.0.1")
 }
 
 async fn connect(
@@ -108,7 +108,7 @@ async fn connect(
 }
 
 async fn greet(client: Client, name: &str) -> Result<String, CallError<HelloError>> {
-    HelloServiceClient::new(client).say_hello(HelloRequest { name: name.into() }).await.map(|r| r.message)
+    hello_service::Client::new(client).say_hello(HelloRequest { name: name.into() }).await.map(|r| r.message)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -277,7 +277,7 @@ async fn a_pool_opens_its_connections_over_tls() {
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
         let tls = tls::ClientTls::new(pki.client_config(), "localhost");
         let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), mode, ..PoolConfig::default() });
-        let client = HelloServiceClient::new(pool.clone());
+        let client = hello_service::Client::new(pool.clone());
         let (a, b) = tokio::join!(
             client.say_hello(HelloRequest { name: "ada".into() }),
             client.say_hello(HelloRequest { name: "bob".into() })
@@ -287,6 +287,6 @@ async fn a_pool_opens_its_connections_over_tls() {
     // A name the certificate does not carry: the endpoint refuses, the call is unavailable.
     let tls = tls::ClientTls::new(pki.client_config(), "elsewhere.example");
     let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), ..PoolConfig::default() });
-    let e = HelloServiceClient::new(pool).say_hello(HelloRequest { name: "ada".into() }).await.unwrap_err();
+    let e = hello_service::Client::new(pool).say_hello(HelloRequest { name: "ada".into() }).await.unwrap_err();
     assert!(format!("{e:?}").contains("not valid for name"), "{e:?}");
 }

@@ -32,11 +32,11 @@ impl Drop for SocketPath {
 async fn every_wire_works_over_a_unix_socket() {
     let path = SocketPath::new("wires");
     let greeter = Greeter::default();
-    let handle = Server::new().bind_unix(&path.0, HelloServiceServer::new(greeter.clone())).await.unwrap();
+    let handle = Server::new().bind_unix(&path.0, hello_service::Server::new(greeter.clone())).await.unwrap();
     assert_eq!(handle.local_addr().as_pathname(), Some(path.0.as_path()));
     for (transport, protocol) in wires() {
         let config = ClientConfig::new(transport, protocol);
-        let client = HelloServiceClient::new(within(Client::connect_unix(&path.0, config)).await.unwrap());
+        let client = hello_service::Client::new(within(Client::connect_unix(&path.0, config)).await.unwrap());
         let name = format!("{transport:?} {protocol:?}");
         let reply = within(client.say_hello(HelloRequest { name: name.clone() })).await.unwrap();
         assert_eq!(reply.message, format!("hello, {name}"));
@@ -56,12 +56,14 @@ async fn a_unix_server_at_its_connection_limit_answers_at_capacity() {
     let handle = Server::builder()
         .max_connections(1)
         .build()
-        .bind_unix(&path.0, HelloServiceServer::new(Greeter::default()))
+        .bind_unix(&path.0, hello_service::Server::new(Greeter::default()))
         .await
         .unwrap();
-    let first = HelloServiceClient::new(within(Client::connect_unix(&path.0, ClientConfig::default())).await.unwrap());
+    let first =
+        hello_service::Client::new(within(Client::connect_unix(&path.0, ClientConfig::default())).await.unwrap());
     within(first.say_hello(HelloRequest { name: "in".into() })).await.unwrap();
-    let second = HelloServiceClient::new(within(Client::connect_unix(&path.0, ClientConfig::default())).await.unwrap());
+    let second =
+        hello_service::Client::new(within(Client::connect_unix(&path.0, ClientConfig::default())).await.unwrap());
     let e = within(second.say_hello(HelloRequest { name: "out".into() })).await.unwrap_err();
     assert!(e.is_retry_safe(), "{e:?}");
     assert_eq!(handle.metrics().connections_rejected, 1);

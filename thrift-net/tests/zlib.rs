@@ -61,7 +61,7 @@ async fn what_apaches_tzlibtransport_writes_is_answered() {
         "sayHello",
         MessageType::Call,
         7,
-        &HelloServiceSayHelloArgs { req: HelloRequest { name: "py".into() } },
+        &hello_service::SayHelloArgs { req: HelloRequest { name: "py".into() } },
     );
     let mut z = Compress::new(Compression::new(9), true);
     let mut wire = Vec::with_capacity(call.len() + 64);
@@ -93,7 +93,8 @@ async fn zlib_works_inside_tls() {
     std::fs::remove_dir_all(&dir).unwrap();
 
     let server = Server::builder().zlib(true).build();
-    let handle = server.bind_tls("127.0.0.1:0", server_tls, HelloServiceServer::new(Greeter::default())).await.unwrap();
+    let handle =
+        server.bind_tls("127.0.0.1:0", server_tls, hello_service::Server::new(Greeter::default())).await.unwrap();
     for (transport, protocol) in wires() {
         let connection = within(Client::connect_tls(
             handle.local_addr(),
@@ -103,7 +104,7 @@ async fn zlib_works_inside_tls() {
         ))
         .await
         .unwrap();
-        let reply = HelloServiceClient::new(connection).say_hello(HelloRequest { name: "ada".into() }).await;
+        let reply = hello_service::Client::new(connection).say_hello(HelloRequest { name: "ada".into() }).await;
         assert_eq!(reply.unwrap().message, "hello, ada", "{transport:?} {protocol:?}");
     }
 }
@@ -236,7 +237,7 @@ fn a_zlib_bomb_reply_fails_the_call_at_the_message_limit_with_bounded_memory() {
                 let limits = Limits { max_message_len: 1 << 20, ..Limits::default() };
                 let config =
                     ClientConfig { limits, ..zlib_config(thrift_net::Transport::Buffered, ProtocolKind::Binary) };
-                let client = HelloServiceClient::new(Client::connect(addr, config).await.unwrap());
+                let client = hello_service::Client::new(Client::connect(addr, config).await.unwrap());
                 client.say_hello(HelloRequest { name: "ada".into() }).await
             };
             tokio::select! {

@@ -14,7 +14,7 @@ use thrift_net::{CallError, Channel};
 
 use crate::handler;
 use crate::thrift_test::{
-    Insanity, Numberz, SecondServiceClient, ThriftTestClient, ThriftTestTestExceptionError as TestExceptionError,
+    second_service, thrift_test, Insanity, Numberz, ThriftTestTestExceptionError as TestExceptionError,
     ThriftTestTestMultiExceptionError as MultiExceptionError, Xception, Xception2, Xtruct, Xtruct2,
 };
 use thrift_core::OrApplication;
@@ -127,8 +127,8 @@ fn unicode_sample() -> String {
 /// Runs every check against `client`, and `secondtestString` against `second` when given
 /// (the multiplexed protocols). Each call is bounded by `timeout`.
 pub async fn run<C: Channel, D: Channel>(
-    client: &ThriftTestClient<C>,
-    second: Option<&SecondServiceClient<D>>,
+    client: &thrift_test::Client<C>,
+    second: Option<&second_service::Client<D>>,
     timeout: Duration,
 ) -> Outcome {
     let mut s = Suite { timeout, outcome: Outcome::default() };
@@ -215,7 +215,7 @@ pub async fn run<C: Channel, D: Channel>(
     s.outcome
 }
 
-async fn exceptions<C: Channel>(s: &mut Suite, client: &ThriftTestClient<C>) {
+async fn exceptions<C: Channel>(s: &mut Suite, client: &thrift_test::Client<C>) {
     let what = "testException(\"Xception\")";
     let want = Xception { error_code: 1001, message: "Xception".into() };
     match s.call(client.test_exception("Xception".into())).await {

@@ -11,11 +11,11 @@ use clap::{Parser, ValueEnum};
 use std::future::Future;
 
 use thrift_net::http::{serve_http, HttpClient, HttpService};
-use thrift_net::{tls, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, Service, Transport};
+use thrift_net::{tls, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, ThriftService, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::checks::{self, UNKNOWN};
-use crate::{SecondServiceClient, SecondServiceServer, TestHandler, ThriftTestClient, ThriftTestServer};
+use crate::{second_service, thrift_test, TestHandler};
 
 /// How long the server lets requests in flight finish once told to stop: a cross-test
 /// runner expects it gone promptly.
@@ -242,18 +242,22 @@ pub async fn serve(args: ServerArgs) -> io::Result<()> {
     };
     if args.protocol.multiplexed() {
         let router = Multiplexed::builder()
-            .with(ThriftTestServer::new(TestHandler))
-            .with(SecondServiceServer::new(TestHandler))
-            .default(ThriftTestServer::new(TestHandler))
+            .with(thrift_test::thrift_test::Server::new(TestHandler))
+            .with(second_service::Server::new(TestHandler))
+            .default(thrift_test::thrift_test::Server::new(TestHandler))
             .build();
         serve_until(router, &args, stopped).await
     } else {
-        serve_until(ThriftTestServer::new(TestHandler), &args, stopped).await
+        serve_until(thrift_test::thrift_test::Server::new(TestHandler), &args, stopped).await
     }
 }
 
 /// Serves `service` where `args` say, says where on stdout, and shuts down once `stopped`.
-async fn serve_until<S: Service>(service: S, args: &ServerArgs, stopped: impl Future<Output = ()>) -> io::Result<()> {
+async fn serve_until<S: ThriftService>(
+    service: S,
+    args: &ServerArgs,
+    stopped: impl Future<Output = ()>,
+) -> io::Result<()> {
     let announce = |listening: &dyn std::fmt::Display| -> io::Result<()> {
         let mut out = io::stdout().lock();
         writeln!(out, "listening on {listening} ({}, {})", args.protocol.name(), args.layers.describe(args.transport))?;
@@ -371,8 +375,8 @@ pub async fn run_client(args: ClientArgs) -> u8 {
 
 /// Every check over `test`'s channel, and `SecondService`'s over `second` when multiplexed.
 async fn run_checks<C: Channel, D: Channel>(test: C, second: D, protocol: ProtocolArg) -> checks::Outcome {
-    let test = ThriftTestClient::new(test);
-    let second = SecondServiceClient::new(second);
+    let test = thrift_test::thrift_test::Client::new(test);
+    let second = second_service::Client::new(second);
     checks::run(&test, protocol.multiplexed().then_some(&second), CALL_TIMEOUT).await
 }
 

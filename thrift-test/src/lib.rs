@@ -23,6 +23,5 @@ pub use generated::thrift_test;
 pub use handler::TestHandler;
 pub use idl::idl;
 pub use thrift_test::{
-    SecondService, SecondServiceClient, SecondServiceDefinition, SecondServiceServer, ThriftTest, ThriftTestClient,
-    ThriftTestDefinition, ThriftTestServer, ThriftTestTestExceptionError, ThriftTestTestMultiExceptionError,
+    second_service, SecondService, ThriftTest, ThriftTestTestExceptionError, ThriftTestTestMultiExceptionError,
 };

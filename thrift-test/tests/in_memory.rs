@@ -9,8 +9,8 @@ use bytes::Bytes;
 use thrift_conformance::checks::{self, BASE_TYPES, CONTAINERS, EXCEPTIONS, STRUCTS, TIMEOUT, UNKNOWN};
 use thrift_conformance::thrift_test::{Insanity, Numberz, UserId, Xtruct, Xtruct2};
 use thrift_conformance::{
-    SecondServiceClient, SecondServiceServer, TestHandler, ThriftTest, ThriftTestClient, ThriftTestServer,
-    ThriftTestTestExceptionError, ThriftTestTestMultiExceptionError,
+    second_service, thrift_test, TestHandler, ThriftTest, ThriftTestTestExceptionError,
+    ThriftTestTestMultiExceptionError,
 };
 use thrift_core::ApplicationException;
 use thrift_core::Encode;
@@ -43,10 +43,15 @@ impl Channel for Down {
     }
 }
 
-fn clients(protocol: ProtocolKind) -> (ThriftTestClient<impl Channel>, SecondServiceClient<impl Channel>) {
+fn clients(
+    protocol: ProtocolKind,
+) -> (thrift_test::thrift_test::Client<impl Channel>, second_service::Client<impl Channel>) {
     (
-        ThriftTestClient::new(LocalChannel::new(ThriftTestServer::new(TestHandler), protocol)),
-        SecondServiceClient::new(LocalChannel::new(SecondServiceServer::new(TestHandler), protocol)),
+        thrift_test::thrift_test::Client::new(LocalChannel::new(
+            thrift_test::thrift_test::Server::new(TestHandler),
+            protocol,
+        )),
+        second_service::Client::new(LocalChannel::new(second_service::Server::new(TestHandler), protocol)),
     )
 }
 
@@ -197,8 +202,11 @@ impl ThriftTest for Broken {
 
 #[tokio::test]
 async fn wrong_answers_set_their_categorys_bit() {
-    let client = ThriftTestClient::new(LocalChannel::new(ThriftTestServer::new(Broken), ProtocolKind::Binary));
-    let outcome = checks::run(&client, None::<&SecondServiceClient<Down>>, TIMEOUT_PER_CALL).await;
+    let client = thrift_test::thrift_test::Client::new(LocalChannel::new(
+        thrift_test::thrift_test::Server::new(Broken),
+        ProtocolKind::Binary,
+    ));
+    let outcome = checks::run(&client, None::<&second_service::Client<Down>>, TIMEOUT_PER_CALL).await;
     assert_eq!(outcome.code, BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS, "{}", outcome.lines.join("\n"));
     let failures: Vec<&str> = outcome.failures().collect();
     assert_eq!(failures.len(), 6, "{failures:#?}");
@@ -208,11 +216,12 @@ async fn wrong_answers_set_their_categorys_bit() {
 
 #[tokio::test]
 async fn silence_is_a_timeout_and_no_server_is_unknown() {
-    let no_second = None::<&SecondServiceClient<Down>>;
+    let no_second = None::<&second_service::Client<Down>>;
     let all = BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS;
-    let outcome = checks::run(&ThriftTestClient::new(Silent), no_second, Duration::from_millis(5)).await;
+    let outcome =
+        checks::run(&thrift_test::thrift_test::Client::new(Silent), no_second, Duration::from_millis(5)).await;
     assert_eq!(outcome.code, all | TIMEOUT, "{}", outcome.lines.join("\n"));
     assert_eq!(outcome.failures().count(), outcome.lines.len());
-    let outcome = checks::run(&ThriftTestClient::new(Down), no_second, TIMEOUT_PER_CALL).await;
+    let outcome = checks::run(&thrift_test::thrift_test::Client::new(Down), no_second, TIMEOUT_PER_CALL).await;
     assert_eq!(outcome.code, all | UNKNOWN, "{}", outcome.lines.join("\n"));
 }

@@ -6,7 +6,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use thrift_loadtest::hello::{HelloRequest, HelloServiceClient};
+use thrift_loadtest::hello::{hello_service, HelloRequest};
 use thrift_net::{Client, ClientConfig, Headers, ProtocolKind, Transport};
 
 /// The volo server process, killed when dropped.
@@ -46,12 +46,12 @@ fn volos_handler_reads_the_headers_our_ttheader_client_sends() {
         let client = Client::connect(addr, config).await.unwrap();
         let request = HelloRequest { name: "Jonny".into(), message: "hi".into() };
         // Without the header: volo's handler answers with the request's name.
-        let plain = HelloServiceClient::new(client.clone()).say_hello(request.clone()).await.unwrap();
+        let plain = hello_service::Client::new(client.clone()).say_hello(request.clone()).await.unwrap();
         assert_eq!(plain.name, "Jonny");
         // With it (metainfo's persistent prefix `RPC_PERSIST_`): the value volo's handler read.
         let mut headers = Headers::new();
         headers.insert("RPC_PERSIST_CALLER", "thrift-net");
-        let traced = HelloServiceClient::new(client.with_headers(headers));
+        let traced = hello_service::Client::new(client.with_headers(headers));
         let reply = traced.say_hello(request).await.unwrap();
         assert_eq!((reply.name.as_str(), reply.age), ("thrift-net", 19));
     });

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use thrift_core::{Binary, MessageHeader, MessageType};
-use thrift_loadtest::hello::{Greeter, HelloRequest, HelloServiceClient, HelloServiceSayHelloArgs, HelloServiceServer};
+use thrift_loadtest::hello::{hello_service, Greeter, HelloRequest};
 use thrift_loadtest::options::parse_duration;
 use thrift_net::{Message, Pool, PoolConfig, Server};
 use tokio::io::AsyncWriteExt;
@@ -104,7 +104,7 @@ async fn serve(max_pending_bytes: usize, max_receiving_bytes: usize) -> ExitCode
         .max_pending_bytes_per_connection(max_pending_bytes)
         .max_receiving_bytes(max_receiving_bytes)
         .build();
-    match server.bind("127.0.0.1:0", HelloServiceServer::new(Greeter)).await {
+    match server.bind("127.0.0.1:0", hello_service::Server::new(Greeter)).await {
         Ok(handle) => {
             println!("listening {}", handle.local_addr());
             std::future::pending::<()>().await;
@@ -159,7 +159,7 @@ impl ServerProcess {
 
 /// A framed, strict-binary `sayHello` call.
 fn framed_call(seqid: i32, name: String) -> Vec<u8> {
-    let args = HelloServiceSayHelloArgs { req: HelloRequest { name, message: String::new() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name, message: String::new() } };
     let mut body = Vec::new();
     Message::new(MessageHeader { name: "sayHello", kind: MessageType::Call, seqid }, &args)
         .encode::<Binary, _>(&mut body);
@@ -186,7 +186,7 @@ async fn measure(cli: &Cli) -> Result<bool, String> {
     let pool = Pool::new([addr], PoolConfig::default());
     let good: Vec<_> = (0..8)
         .map(|c| {
-            let client = HelloServiceClient::new(pool.clone());
+            let client = hello_service::Client::new(pool.clone());
             let (ok, failed, stop) = (ok.clone(), failed.clone(), stop.clone());
             tokio::spawn(async move {
                 let mut n = 0u64;

@@ -58,8 +58,8 @@ pub enum ItemKind {
     Typedef,
     /// `const`.
     Const,
-    /// `service`: `rust_path` is the trait; the macro adds `…Server`, `…Client` and
-    /// `…Definition` beside it.
+    /// `service`: `rust_path` is the trait; the macro adds a module beside it (the trait's
+    /// name in snake case) holding `Server`, `Client` and `Definition`.
     Service,
 }
 
@@ -324,25 +324,32 @@ impl Gen<'_> {
             let file = program.file(file_id);
             let mut types = Namespace::with_reserved(names::RESERVED_TYPES);
             let mut values = Namespace::default();
-            // Services first: the macro derives names from theirs that must stay free.
+            // Services first: the macro derives names from theirs that must stay free. In
+            // each service's module the generated items would shadow this file's types of
+            // the same names: none gets one.
+            let shadowed = ["Server", "Client", "Definition", "IDEMPOTENT_METHODS"].map(String::from);
+            let args = file.definitions.iter().enumerate().filter(|(_, def)| matches!(def, Def::Service(_))).flat_map(
+                |(index, _)| {
+                    let names = self.method_names(DefId { file: file_id, index });
+                    names.iter().map(|m| format!("{}Args", names::macro_camel(m))).collect::<Vec<_>>()
+                },
+            );
+            for name in shadowed.into_iter().chain(args) {
+                if types.is_free(&name) {
+                    types.take(&name);
+                }
+            }
             for (index, def) in file.definitions.iter().enumerate() {
                 let Def::Service(s) = def else { continue };
                 let id = DefId { file: file_id, index };
                 let base = convert(&s.name, Case::Camel);
                 let mut candidate = base.clone();
                 let mut n = 1;
-                let method_names = self.method_names(id);
                 loop {
-                    let derived: Vec<String> = ["Server", "Client", "Definition"]
-                        .iter()
-                        .map(|suffix| format!("{candidate}{suffix}"))
-                        .chain(method_names.iter().map(|m| format!("{candidate}{}Args", names::macro_camel(m))))
-                        .collect();
-                    if types.is_free(&candidate) && derived.iter().all(|d| types.is_free(d)) {
+                    let module = names::macro_snake(&candidate);
+                    if types.is_free(&candidate) && types.is_free(&module) {
                         types.take(&candidate);
-                        for d in &derived {
-                            types.take(d);
-                        }
+                        types.take(&module);
                         break;
                     }
                     candidate = format!("{base}Service{}", if n == 1 { String::new() } else { n.to_string() });

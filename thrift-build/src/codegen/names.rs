@@ -166,6 +166,19 @@ pub fn macro_camel(method: &str) -> String {
         .collect()
 }
 
+/// The module `#[service]` puts the items it generates for the trait `name` in, as the
+/// macro names it: a word starting at each capital, in snake case (a keyword raw).
+pub fn macro_snake(name: &str) -> String {
+    let mut module = String::new();
+    for c in unraw(name).chars() {
+        if c.is_uppercase() && !module.is_empty() && !module.ends_with('_') {
+            module.push('_');
+        }
+        module.extend(c.to_lowercase());
+    }
+    module
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,7 +58,9 @@ fn main() {
                     let _ = writeln!(adds, "        idl.add::<crate::gen::{}>();", item.rust_path);
                 }
                 ItemKind::Service => {
-                    let _ = writeln!(adds, "        idl.add_service::<crate::gen::{}Definition>();", item.rust_path);
+                    let (module, service) = item.rust_path.rsplit_once("::").unwrap_or(("", &item.rust_path));
+                    let path = format!("{module}::{}", service_module(service)).trim_start_matches("::").to_owned();
+                    let _ = writeln!(adds, "        idl.add_service::<crate::gen::{path}::Definition>();");
                 }
                 ItemKind::Typedef | ItemKind::Const => {}
             }
@@ -81,4 +83,26 @@ fn thrift_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The module `#[service]` puts a service's generated items in: its trait's name in snake
+/// case, a word starting at each capital.
+fn service_module(service: &str) -> String {
+    let mut module = String::new();
+    for c in service.chars() {
+        if c.is_uppercase() && !module.is_empty() && !module.ends_with('_') {
+            module.push('_');
+        }
+        module.extend(c.to_lowercase());
+    }
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false", "fn", "for",
+        "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct",
+        "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final",
+        "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    ];
+    match KEYWORDS.contains(&module.as_str()) {
+        true => format!("r#{module}"),
+        false => module,
+    }
 }

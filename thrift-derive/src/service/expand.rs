@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::{Ident, Path, Type};
 
-use super::model::{Method, Service};
+use super::model::{Input, Method, Service};
 
 /// `say_hello` → `SayHello`.
 fn upper_camel(ident: &Ident) -> String {
@@ -28,11 +28,8 @@ struct Names<'a> {
 }
 
 impl Names<'_> {
-    fn prefixed(&self, suffix: &str) -> Ident {
-        format_ident!("{}{}", self.service.item.ident, suffix)
-    }
     fn args(&self, m: &Method) -> Ident {
-        self.prefixed(&format!("{}Args", upper_camel(&m.ident)))
+        format_ident!("{}Args", upper_camel(&m.ident))
     }
     /// `MethodResult<Returns<T> | Void, E | NoException>` types of a method.
     fn return_field(&self, m: &Method) -> TokenStream {
@@ -53,49 +50,123 @@ impl Names<'_> {
 
 pub fn expand(service: &Service, net: Path) -> TokenStream {
     let core = quote!(#net::thrift_core);
-    let names = Names { service, net, core };
-    let handler_trait = handler_trait(&names);
-    let wire = service.methods.iter().map(|m| args_struct(&names, m));
+    let handler_trait = handler_trait(&Names { service, net: net.clone(), core: core.clone() });
+    // Inside the module, types relative to the trait's module reach one level further.
+    let deepened = service.deepened();
+    let names = Names { service: &deepened, net, core };
+    let wire = deepened.methods.iter().map(|m| args_struct(&names, m));
     let server = server(&names);
     let client = client(&names);
     let definition = definition(&names);
+    let (vis, module, trait_ident, name) = (&service.item.vis, &service.module, &service.item.ident, &service.name);
+    let doc = format!(
+        "The `{name}` service's generated items: its [`Server`], typed [`Client`], argument structs and \
+         IDL [`Definition`]; the handler trait is [`{trait_ident}`](super::{trait_ident})."
+    );
+    let idempotent = service.methods.iter().filter(|m| m.idempotent).map(|m| &m.name);
+    let inner = inner_vis(&service.item.vis);
     quote! {
         #handler_trait
-        #(#wire)*
-        #server
-        #client
-        #definition
+
+        #[doc = #doc]
+        #vis mod #module {
+            // The argument, result and exception types are named as the trait names them.
+            #[allow(unused_imports)]
+            use super::*;
+
+            /// The IDL names of the methods marked `#[thrift(idempotent)]`: running one twice
+            /// does no harm, so a client may send it again after a failure.
+            #inner const IDEMPOTENT_METHODS: &[&str] = &[#(#idempotent),*];
+
+            #(#wire)*
+            #server
+            #client
+            #definition
+        }
+    }
+}
+
+/// The visibility of an item in the service's module that is as visible as the trait.
+fn inner_vis(vis: &syn::Visibility) -> TokenStream {
+    match vis {
+        syn::Visibility::Public(_) => quote!(pub),
+        syn::Visibility::Inherited => quote!(pub(super)),
+        syn::Visibility::Restricted(r) if r.path.is_ident("crate") => quote!(pub(crate)),
+        syn::Visibility::Restricted(r) if r.path.is_ident("self") => quote!(pub(super)),
+        syn::Visibility::Restricted(r) if r.path.is_ident("super") => quote!(pub(in super::super)),
+        syn::Visibility::Restricted(r) => {
+            let path = &r.path;
+            match path.leading_colon.is_none() && path.segments.first().is_some_and(|s| s.ident == "crate") {
+                true => quote!(pub(in #path)),
+                // `pub(in self::a)` and the like, relative to the trait's module.
+                false => quote!(pub(in super::#path)),
+            }
+        }
     }
 }
 
 /// The trait as users implement it: each `async fn` becomes a method returning a `Send`
-/// future, so handlers can run on any tokio worker.
+/// future, so handlers can run on any tokio worker. It is implemented for `Arc<T>` and
+/// `&'static T` of any handler `T`, so a shared handler serves as it is.
 fn handler_trait(names: &Names<'_>) -> TokenStream {
     let item = &names.service.item;
-    let (attrs, vis, ident) = (&item.attrs, &item.vis, &item.ident);
-    let methods = names.service.methods.iter().map(|m| {
-        let (attrs, name, output) = (&m.attrs, &m.ident, &m.output);
-        let args = m.args.iter().map(|a| {
-            let (ident, ty) = (&a.ident, &a.ty);
-            quote!(#ident: #ty)
-        });
-        quote! {
-            #(#attrs)*
-            fn #name(&self, #(#args),*) -> impl ::core::future::Future<Output = #output> + ::core::marker::Send;
-        }
+    let (attrs, vis, ident, net) = (&item.attrs, &item.vis, &item.ident, &names.net);
+    let signatures: Vec<_> = names
+        .service
+        .methods
+        .iter()
+        .map(|m| {
+            let (name, output) = (&m.ident, &m.output);
+            let inputs = m.inputs.iter().map(|input| match input {
+                Input::Context(ident) => quote!(#ident: &#net::server::Request),
+                Input::Arg(i) => {
+                    let (ident, ty) = (&m.args[*i].ident, &m.args[*i].ty);
+                    quote!(#ident: #ty)
+                }
+            });
+            quote!(fn #name(&self, #(#inputs),*) -> impl ::core::future::Future<Output = #output> + ::core::marker::Send)
+        })
+        .collect();
+    let methods = names.service.methods.iter().zip(&signatures).map(|(m, signature)| {
+        let attrs = &m.attrs;
+        quote!(#(#attrs)* #signature;)
     });
+    let forwarded = names.service.methods.iter().zip(&signatures).map(|(m, signature)| {
+        let (name, inputs) = (&m.ident, input_idents(m));
+        quote!(#signature { (**self).#name(#(#inputs),*) })
+    });
+    let forwarded: Vec<_> = forwarded.collect();
     quote! {
         #(#attrs)*
         #vis trait #ident: ::core::marker::Send + ::core::marker::Sync + 'static {
             #(#methods)*
         }
+
+        impl<T: #ident> #ident for ::std::sync::Arc<T> {
+            #(#forwarded)*
+        }
+
+        impl<T: #ident> #ident for &'static T {
+            #(#forwarded)*
+        }
     }
+}
+
+/// The handler method's parameter names, in order.
+fn input_idents(m: &Method) -> Vec<&Ident> {
+    m.inputs
+        .iter()
+        .map(|input| match input {
+            Input::Context(ident) => ident,
+            Input::Arg(i) => &m.args[*i].ident,
+        })
+        .collect()
 }
 
 /// The `method_args` struct, derived like any user struct.
 fn args_struct(names: &Names<'_>, m: &Method) -> TokenStream {
     let core = &names.core;
-    let vis = &names.service.item.vis;
+    let vis = inner_vis(&names.service.item.vis);
     let ident = names.args(m);
     let idl_name = format!("{}_args", m.name);
     let krate = core.to_string();
@@ -117,13 +188,19 @@ fn args_struct(names: &Names<'_>, m: &Method) -> TokenStream {
 fn server(names: &Names<'_>) -> TokenStream {
     let (net, core) = (&names.net, &names.core);
     let service = names.service;
-    let (vis, trait_ident, name) = (&service.item.vis, &service.item.ident, &service.name);
-    let server = names.prefixed("Server");
+    let (trait_ident, name) = (&service.item.ident, &service.name);
+    let vis = inner_vis(&service.item.vis);
     let arms = service.methods.iter().map(|m| {
         let (method, method_name) = (&m.ident, &m.name);
         let args_ty = names.args(m);
-        let arg_names: Vec<_> = m.args.iter().map(|a| &a.ident).collect();
-        let call = quote_spanned!(crate::expand::span_at(&m.output)=> self.handler.#method(#(args.#arg_names),*).await);
+        let inputs = m.inputs.iter().map(|input| match input {
+            Input::Context(_) => quote!(&request),
+            Input::Arg(i) => {
+                let ident = &m.args[*i].ident;
+                quote!(args.#ident)
+            }
+        });
+        let call = quote_spanned!(crate::expand::span_at(&m.output)=> handler.#method(#(#inputs),*).await);
         let respond = if m.oneway {
             quote! {
                 #call;
@@ -147,18 +224,26 @@ fn server(names: &Names<'_>) -> TokenStream {
             }
         }
     });
-    let doc = format!("Serves `{name}` by dispatching each call to a [`{trait_ident}`] handler.");
+    let doc = format!(
+        "Serves `{name}`: a `tower::Service` of [`Request`]({net}::server::Request)s that dispatches each \
+         call to a [`{trait_ident}`] handler, shared by the clones tower makes of it.",
+        net = quote!(#net).to_string().replace(' ', "")
+    );
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, Default)]
-        #vis struct #server<H> {
-            handler: H,
+        #vis struct Server<H> {
+            handler: ::std::sync::Arc<H>,
         }
 
-        impl<H> #server<H> {
+        impl<H> Server<H> {
             /// Serves calls with `handler`.
             pub fn new(handler: H) -> Self {
-                #server { handler }
+                Server { handler: ::std::sync::Arc::new(handler) }
+            }
+
+            /// Serves calls with a handler already shared.
+            pub fn from_arc(handler: ::std::sync::Arc<H>) -> Self {
+                Server { handler }
             }
 
             /// The handler.
@@ -167,24 +252,51 @@ fn server(names: &Names<'_>) -> TokenStream {
             }
         }
 
-        impl<H: #trait_ident> #net::Service for #server<H> {
-            const NAME: &'static str = #name;
+        impl<H> ::core::clone::Clone for Server<H> {
+            fn clone(&self) -> Self {
+                Server { handler: ::std::sync::Arc::clone(&self.handler) }
+            }
+        }
 
-            fn call(
-                &self,
-                request: #net::Incoming,
-            ) -> impl ::core::future::Future<Output = #net::Outgoing> + ::core::marker::Send + '_ {
-                async move {
-                    // A `Service:` prefix must name this service, as Apache's plain
-                    // processors answer any other with "unknown method".
-                    if request.service().is_some_and(|service| service != #name) {
-                        return request.unknown_method();
-                    }
-                    match request.method() {
-                        #(#arms)*
-                        _ => request.unknown_method(),
-                    }
-                }
+        impl<H: ::core::fmt::Debug> ::core::fmt::Debug for Server<H> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("Server").field("handler", &self.handler).finish()
+            }
+        }
+
+        impl<H> #net::server::NamedService for Server<H> {
+            const NAME: &'static str = #name;
+        }
+
+        impl<H: #trait_ident> #net::__private::Service<#net::server::Request> for Server<H> {
+            type Response = #net::server::Response;
+            type Error = ::core::convert::Infallible;
+            type Future = #net::__private::Answer;
+
+            fn poll_ready(
+                &mut self,
+                _: &mut ::core::task::Context<'_>,
+            ) -> ::core::task::Poll<::core::result::Result<(), ::core::convert::Infallible>> {
+                ::core::task::Poll::Ready(::core::result::Result::Ok(()))
+            }
+
+            fn call(&mut self, request: #net::server::Request) -> Self::Future {
+                let handler = ::std::sync::Arc::clone(&self.handler);
+                ::std::boxed::Box::pin(async move { ::core::result::Result::Ok(dispatch(&*handler, request).await) })
+            }
+        }
+
+        /// Decodes the arguments of `request`'s method, calls `handler`, and encodes its
+        /// outcome.
+        async fn dispatch<H: #trait_ident>(handler: &H, request: #net::server::Request) -> #net::server::Response {
+            // A `Service:` prefix must name this service, as Apache's plain
+            // processors answer any other with "unknown method".
+            if request.service().is_some_and(|service| service != #name) {
+                return request.unknown_method();
+            }
+            match request.method() {
+                #(#arms)*
+                _ => request.unknown_method(),
             }
         }
     }
@@ -193,8 +305,9 @@ fn server(names: &Names<'_>) -> TokenStream {
 fn client(names: &Names<'_>) -> TokenStream {
     let net = &names.net;
     let service = names.service;
-    let (vis, name) = (&service.item.vis, &service.name);
-    let client = names.prefixed("Client");
+    let name = &service.name;
+    let vis = inner_vis(&service.item.vis);
+    let client = format_ident!("Client");
     let methods = service.methods.iter().map(|m| {
         let (attrs, method, method_name) = (&m.attrs, &m.ident, &m.name);
         let args_ty = names.args(m);
@@ -254,8 +367,9 @@ fn client(names: &Names<'_>) -> TokenStream {
 fn definition(names: &Names<'_>) -> TokenStream {
     let core = &names.core;
     let service = names.service;
-    let (vis, name) = (&service.item.vis, &service.name);
-    let ident = names.prefixed("Definition");
+    let name = &service.name;
+    let vis = inner_vis(&service.item.vis);
+    let ident = format_ident!("Definition");
     let service_doc = crate::ast::doc_of(&service.item.attrs);
     let methods = service.methods.iter().map(|m| {
         let (method_name, oneway) = (&m.name, m.oneway);
@@ -282,7 +396,7 @@ fn definition(names: &Names<'_>) -> TokenStream {
             }
         }
     });
-    let doc = format!("The IDL definition of `{name}`: `Idl::new().add_service::<{ident}>()`.");
+    let doc = format!("The IDL definition of `{name}`: `Idl::new().add_service::<{}::{ident}>()`.", service.module);
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default)]

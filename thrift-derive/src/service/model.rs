@@ -16,6 +16,9 @@ pub struct ServiceArgs {
     pub name: Option<String>,
     /// The path to `thrift_net`.
     pub krate: Option<Path>,
+    /// The name of the module the generated items go in (default: the trait's name in
+    /// snake case).
+    pub module: Option<Ident>,
 }
 
 impl ServiceArgs {
@@ -25,14 +28,17 @@ impl ServiceArgs {
                 self.name = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("crate") {
                 self.krate = Some(meta.value()?.parse::<LitStr>()?.parse::<Path>()?);
+            } else if meta.path.is_ident("module") {
+                self.module = Some(meta.value()?.parse::<LitStr>()?.parse::<Ident>()?);
             } else {
-                return Err(meta.error("unknown service attribute; expected `name` or `crate`"));
+                return Err(meta.error("unknown service attribute; expected `name`, `module` or `crate`"));
             }
             Ok(())
         })
     }
 }
 
+#[derive(Clone)]
 pub struct Arg {
     pub ident: Ident,
     /// The IDL name: `#[thrift(name = "...")]`, else the Rust name.
@@ -43,11 +49,17 @@ pub struct Arg {
     pub optional: bool,
 }
 
+#[derive(Clone)]
 pub struct Method {
     pub ident: Ident,
     /// The IDL name.
     pub name: String,
     pub oneway: bool,
+    /// Running it twice does no harm: a client may send it again after a failure.
+    pub idempotent: bool,
+    /// The handler's arguments in order: the request context or a Thrift argument.
+    pub inputs: Vec<Input>,
+    /// The Thrift arguments.
     pub args: Vec<Arg>,
     /// The success type; `None` for `void`.
     pub value: Option<Type>,
@@ -59,9 +71,22 @@ pub struct Method {
     pub output: Type,
 }
 
+/// One argument of a handler method.
+#[derive(Clone)]
+pub enum Input {
+    /// The request itself, `#[thrift(context)] request: &Request`: the server passes it, the
+    /// client has no such parameter.
+    Context(Ident),
+    /// The Thrift argument at this index of [`Method::args`].
+    Arg(usize),
+}
+
+#[derive(Clone)]
 pub struct Service {
     pub item: ItemTrait,
     pub name: String,
+    /// The module the generated items go in.
+    pub module: Ident,
     pub methods: Vec<Method>,
 }
 
@@ -87,6 +112,17 @@ fn result_parts(ty: &Type) -> Option<(Type, Type)> {
 
 pub fn parse(cx: &mut Ctxt, args: ServiceArgs, item: ItemTrait) -> Service {
     let name = args.name.unwrap_or_else(|| item.ident.to_string());
+    let module = args.module.unwrap_or_else(|| {
+        let snake = crate::case::RenameRule::Snake.apply(item.ident.to_string().trim_start_matches("r#"));
+        // A keyword (`Type` → `type`) is spelled raw; those that cannot be get a `_`.
+        match syn::parse_str::<Ident>(&snake) {
+            Ok(_) => Ident::new(&snake, item.ident.span()),
+            Err(_) if matches!(snake.as_str(), "self" | "super" | "crate") => {
+                Ident::new(&format!("{snake}_"), item.ident.span())
+            }
+            Err(_) => Ident::new_raw(&snake, item.ident.span()),
+        }
+    });
     if !item.generics.params.is_empty() {
         cx.error(&item.generics, "a service trait cannot be generic");
     }
@@ -113,7 +149,7 @@ pub fn parse(cx: &mut Ctxt, args: ServiceArgs, item: ItemTrait) -> Service {
         }
     }
     crate::keywords::check(cx, &item.ident, "service", &name);
-    Service { item, name, methods }
+    Service { item, name, module, methods }
 }
 
 fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
@@ -121,14 +157,17 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
     let (thrift_attrs, attrs): (Vec<_>, Vec<_>) = f.attrs.iter().cloned().partition(|a| a.path().is_ident("thrift"));
     let mut name = None;
     let mut oneway = false;
+    let mut idempotent = false;
     for a in &thrift_attrs {
         let result = a.parse_nested_meta(|meta| {
             if meta.path.is_ident("name") {
                 name = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("oneway") {
                 oneway = true;
+            } else if meta.path.is_ident("idempotent") {
+                idempotent = true;
             } else {
-                return Err(meta.error("unknown method attribute; expected `name` or `oneway`"));
+                return Err(meta.error("unknown method attribute; expected `name`, `oneway` or `idempotent`"));
             }
             Ok(())
         });
@@ -151,12 +190,23 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
         _ => cx.error(&sig.ident, format!("service method `{}` must take `&self` first", sig.ident)),
     }
     let mut args: Vec<Arg> = Vec::new();
+    let mut handler_inputs = Vec::new();
     for input in inputs {
         let FnArg::Typed(typed) = input else { continue };
         let Pat::Ident(pat) = &*typed.pat else {
             cx.error(&typed.pat, "service arguments must be plain names");
             continue;
         };
+        if typed.attrs.iter().any(is_context) {
+            if handler_inputs.iter().any(|i| matches!(i, Input::Context(_))) {
+                cx.error(&pat.ident, "a method takes the request context once");
+            }
+            if !matches!(&*typed.ty, Type::Reference(r) if r.mutability.is_none()) {
+                cx.error(&typed.ty, "the request context is taken by reference: `&thrift_net::server::Request`");
+            }
+            handler_inputs.push(Input::Context(pat.ident.clone()));
+            continue;
+        }
         let member = attr::member(cx, &typed.attrs);
         crate::ast::reject_with(cx, &member, "service arguments (give the argument a Thrift type)");
         let Some((id, lit)) = member.id else {
@@ -169,6 +219,7 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
         if let Some(other) = args.iter().find(|a| a.id == id) {
             cx.error(&lit, format!("duplicate argument id {id}: also used by `{}`", other.ident));
         }
+        handler_inputs.push(Input::Arg(args.len()));
         args.push(Arg {
             name: member.name.clone().unwrap_or_else(|| pat.ident.to_string().trim_start_matches("r#").to_owned()),
             ident: pat.ident.clone(),
@@ -199,10 +250,71 @@ fn parse_method(cx: &mut Ctxt, f: &TraitItemFn) -> Option<Method> {
         name: name.unwrap_or_else(|| sig.ident.to_string()),
         ident: sig.ident.clone(),
         oneway,
+        idempotent,
+        inputs: handler_inputs,
         args,
         value,
         error,
         attrs,
         output,
     })
+}
+
+/// Whether `attr` is `#[thrift(context)]`.
+fn is_context(attr: &Attribute) -> bool {
+    attr.path().is_ident("thrift") && attr.parse_args::<Ident>().is_ok_and(|ident| ident == "context")
+}
+
+impl Service {
+    /// The service as the items in its module name its types: a path relative to the
+    /// trait's module (`super::x`, `self::x`) gains a `super`.
+    pub fn deepened(&self) -> Service {
+        let mut service = self.clone();
+        for m in &mut service.methods {
+            m.args.iter_mut().for_each(|a| deepen(&mut a.ty));
+            m.value.iter_mut().for_each(deepen);
+            m.error.iter_mut().for_each(deepen);
+        }
+        service
+    }
+}
+
+fn deepen(ty: &mut Type) {
+    match ty {
+        Type::Path(p) => {
+            if let Some(q) = &mut p.qself {
+                deepen(&mut q.ty);
+            }
+            deepen_path(&mut p.path);
+        }
+        Type::Reference(r) => deepen(&mut r.elem),
+        Type::Slice(s) => deepen(&mut s.elem),
+        Type::Array(a) => deepen(&mut a.elem),
+        Type::Paren(p) => deepen(&mut p.elem),
+        Type::Group(g) => deepen(&mut g.elem),
+        Type::Tuple(t) => t.elems.iter_mut().for_each(deepen),
+        _ => {}
+    }
+}
+
+fn deepen_path(path: &mut Path) {
+    if path.leading_colon.is_none() {
+        if let Some(first) = path.segments.first_mut() {
+            if first.ident == "self" {
+                first.ident = Ident::new("super", first.ident.span());
+            } else if first.ident == "super" {
+                let span = first.ident.span();
+                path.segments.insert(0, syn::PathSegment::from(Ident::new("super", span)));
+            }
+        }
+    }
+    for segment in &mut path.segments {
+        if let PathArguments::AngleBracketed(args) = &mut segment.arguments {
+            for arg in &mut args.args {
+                if let GenericArgument::Type(t) = arg {
+                    deepen(t);
+                }
+            }
+        }
+    }
 }

@@ -22,7 +22,7 @@ use crate::detect::{ProtocolKind, Transport};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::header::ReplyCodec;
-use crate::incoming::with_protocol;
+use crate::protocol::with_protocol;
 
 /// Calls waiting in the writer's queue before callers wait for room.
 const QUEUE: usize = 1024;

@@ -4,7 +4,6 @@
 mod config;
 mod connection;
 mod raw;
-#[cfg(feature = "tower")]
 mod tower;
 
 use std::future::Future;
@@ -25,8 +24,8 @@ use crate::detect::Transport;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::{encode_message, Framing};
 use crate::header::{FrameInfo, Headers};
-use crate::incoming::with_protocol;
 use crate::message::{call_name, Message};
+use crate::protocol::with_protocol;
 use connection::{Outbound, Shared};
 
 /// A client connection that carries many calls at once.
@@ -65,14 +64,16 @@ use connection::{Outbound, Shared};
 ///     async fn echo(&self, s: String) -> String { s }
 /// }
 ///
+/// # fn main() {
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let server = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
-/// let client = EchoClient::new(Client::connect(server.local_addr(), ClientConfig::default()).await?);
+/// let server = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
+/// let client = echo::Client::new(Client::connect(server.local_addr(), ClientConfig::default()).await?);
 /// // Two calls in flight at once on one connection.
 /// let (a, b) = tokio::join!(client.echo("a".into()), client.echo("b".into()));
 /// assert_eq!((a?, b?), ("a".to_string(), "b".to_string()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct Client {
@@ -241,33 +242,31 @@ impl Client {
     /// `headers` sets the same keys.
     ///
     /// ```
-    /// use thrift_net::{service, Client, ClientConfig, Headers, Incoming, ProtocolKind, Server, Transport};
+    /// use thrift_net::{service, Client, ClientConfig, Headers, Request, ProtocolKind, Server, Transport};
     ///
     /// #[service(name = "Whoami")]
     /// trait Whoami {
     ///     async fn caller(&self) -> String;
     /// }
+    /// # fn main() {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// // A raw service answers with the request's `caller` header.
-    /// # struct Echo;
-    /// # impl thrift_net::Service for Echo {
-    /// #     const NAME: &'static str = "Whoami";
-    /// #     async fn call(&self, request: Incoming) -> thrift_net::Outgoing {
-    /// #         #[derive(thrift_core::ThriftStruct)]
-    /// #         struct Success { #[thrift(id = 0)] success: Option<String> }
-    /// #         let caller = request.headers().get("caller").map(str::to_owned);
-    /// #         request.reply(&Success { success: caller })
-    /// #     }
-    /// # }
-    /// let server = Server::new().bind("127.0.0.1:0", Echo).await?;
+    /// #[derive(thrift_core::ThriftStruct)]
+    /// struct Success { #[thrift(id = 0)] success: Option<String> }
+    /// let echo = tower::service_fn(|request: Request| async move {
+    ///     let caller = request.headers().get("caller").map(str::to_owned);
+    ///     Ok::<_, std::convert::Infallible>(request.reply(&Success { success: caller }))
+    /// });
+    /// let server = Server::new().bind("127.0.0.1:0", echo).await?;
     /// let config = ClientConfig::new(Transport::Header, ProtocolKind::Compact);
     /// let client = Client::connect(server.local_addr(), config).await?;
     /// let mut headers = Headers::new();
     /// headers.insert("caller", "billing");
-    /// let whoami = WhoamiClient::new(client.with_headers(headers));
+    /// let whoami = whoami::Client::new(client.with_headers(headers));
     /// assert_eq!(whoami.caller().await?, "billing");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # }).unwrap();
+    /// # }
     /// ```
     pub fn with_headers(&self, headers: Headers) -> Client {
         let mut all = self.headers.as_deref().cloned().unwrap_or_default();

@@ -6,7 +6,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::{Encode, Protocol, TType, ThriftType};
 
 use crate::detect::ProtocolKind;
-use crate::incoming::with_protocol;
+use crate::protocol::with_protocol;
 
 /// One call for the [`tower_service::Service`] face of a [`Client`](super::Client): names, and the args
 /// struct already encoded in the client's protocol. Cheap to clone (the args are shared),

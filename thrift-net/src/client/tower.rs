@@ -26,16 +26,18 @@ use crate::channel::{CallError, Reply};
 ///     async fn echo(&self, s: String) -> String { s }
 /// }
 ///
+/// # fn main() {
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let server = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
+/// let server = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
 /// let client = Client::connect(server.local_addr(), ClientConfig::default()).await?;
-/// let args = RawRequest::encode_args(ProtocolKind::Binary, &EchoEchoArgs { s: "hi".into() });
+/// let args = RawRequest::encode_args(ProtocolKind::Binary, &echo::EchoArgs { s: "hi".into() });
 /// let service = ServiceBuilder::new().timeout(Duration::from_secs(5)).service(client);
 /// let reply = service.oneshot(RawRequest::call("Echo", "echo", args)).await?.expect("a call has a reply");
 /// let value = reply.into_result::<thrift_core::__private::Returns<String>, thrift_core::NoException>()?;
 /// assert_eq!(value, "hi");
 /// # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 /// # }).unwrap();
+/// # }
 /// ```
 impl tower_service::Service<RawRequest> for Client {
     type Response = Option<Reply>;

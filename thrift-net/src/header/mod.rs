@@ -5,7 +5,7 @@
 //! compression (THeader) and key/value [`Headers`].
 //!
 //! A [`Server`](crate::Server) recognises both from a connection's first bytes and answers
-//! in kind; [`Incoming::headers`](crate::Incoming::headers) shows a request's headers. A
+//! in kind; [`Request::headers`](crate::Request::headers) shows a request's headers. A
 //! [`Client`](crate::Client) speaks them when its
 //! [`ClientConfig::transport`](crate::ClientConfig::transport) says so, sending the headers of
 //! [`Client::with_headers`](crate::Client::with_headers) with each call.

@@ -17,8 +17,8 @@ use crate::client::ClientConfig;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::{encode_message, Framing};
 use crate::header::Headers;
-use crate::incoming::with_protocol;
 use crate::message::{call_name, Message};
+use crate::protocol::with_protocol;
 
 /// A [`Channel`] over HTTP: each call a `POST` of one bare message to one URL, as Apache's
 /// `THttpClient` sends them, on a pool of kept-alive HTTP/1.1 connections (hyper's). Cheap

@@ -3,12 +3,11 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{header, Method, Request, Response, StatusCode};
+use http::{header, Method, Request as HttpRequest, Response as HttpResponse, StatusCode};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -21,14 +20,14 @@ use tracing::{debug, error, warn};
 use super::CONTENT_TYPE;
 use crate::detect::{detect, Detection, Transport, Wire};
 use crate::framing::Framing;
-use crate::incoming::{Incoming, Service};
 use crate::panics::{panic_message, CatchUnwind};
+use crate::server::{ready_call, Peer, Request, ThriftService};
 
 /// How long [`serve_http`] waits for a request's headers (on a new connection, and between
 /// requests of a kept-alive one) before closing the connection.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A Thrift [`Service`] as a `tower::Service` of HTTP requests: `POST` bodies are calls in the
+/// A Thrift [`ThriftService`] as a `tower::Service` of HTTP requests: `POST` bodies are calls in the
 /// binary or compact protocol (told from their first bytes), answered in kind. A oneway call
 /// is answered (`200`, empty) as soon as it is read, and run after.
 ///
@@ -51,24 +50,34 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// }
 ///
 /// // In an axum app: `Router::new().route_service("/thrift", thrift)`.
-/// let thrift = HttpService::new(EchoServer::new(Parrot));
+/// # fn main() {
+/// let thrift = HttpService::new(echo::Server::new(Parrot));
 /// # let _ = thrift;
+/// # }
 /// ```
 pub struct HttpService<S> {
-    service: Arc<S>,
+    service: S,
     limits: Limits,
+    /// Whom requests come from, when the HTTP server says ([`serve_http`] does).
+    peer: Peer,
 }
 
-impl<S> Clone for HttpService<S> {
+impl<S: Clone> Clone for HttpService<S> {
     fn clone(&self) -> Self {
-        HttpService { service: self.service.clone(), limits: self.limits }
+        HttpService { service: self.service.clone(), limits: self.limits, peer: self.peer.clone() }
     }
 }
 
-impl<S: Service> HttpService<S> {
+impl<S: ThriftService> HttpService<S> {
     /// Serves `service` with Apache's limits.
     pub fn new(service: S) -> Self {
-        HttpService { service: Arc::new(service), limits: Limits::default() }
+        HttpService { service, limits: Limits::default(), peer: Peer::Local }
+    }
+
+    /// The same service, telling its requests they come from `peer`.
+    pub fn with_peer(mut self, peer: Peer) -> Self {
+        self.peer = peer;
+        self
     }
 
     /// The limits bodies are read and decoded within.
@@ -77,7 +86,7 @@ impl<S: Service> HttpService<S> {
         self
     }
 
-    async fn answer<B>(self, request: Request<B>) -> Response<Full<Bytes>>
+    async fn answer<B>(mut self, request: HttpRequest<B>) -> HttpResponse<Full<Bytes>>
     where
         B: Body,
         B::Error: std::error::Error + Send + Sync + 'static,
@@ -104,56 +113,60 @@ impl<S: Service> HttpService<S> {
             Ok(Detection::NeedMore(_)) => return text(StatusCode::BAD_REQUEST, "a body cut short".into()),
             Err(e) => return text(StatusCode::BAD_REQUEST, e.to_string()),
         };
-        let incoming = match Incoming::framed_as(body, protocol, Framing::Bare, self.limits) {
-            Ok(incoming) => incoming,
+        let incoming = match Request::framed_as(body, protocol, Framing::Bare, self.limits) {
+            Ok(incoming) => incoming.with_peer(self.peer.clone()),
             Err(e) => return text(StatusCode::BAD_REQUEST, format!("an undecodable envelope: {e}")),
         };
         if incoming.kind() == MessageType::Oneway {
             // Its sender waits for nothing but the answer to the POST: answered at once, run
             // after.
-            let service = self.service.clone();
+            let mut service = self.service.clone();
             tokio::spawn(async move {
                 let method = incoming.method().to_owned();
-                if let Err(panic) = CatchUnwind(Box::pin(service.call(incoming))).await {
-                    error!(panic = panic_message(&*panic), method, "oneway handler panicked");
+                match CatchUnwind(Box::pin(ready_call(&mut service, incoming))).await {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(error)) => debug!(%error, method, "oneway request failed"),
+                    Err(panic) => error!(panic = panic_message(&*panic), method, "oneway handler panicked"),
                 }
             });
             return thrift_response(Bytes::new());
         }
         let request = incoming.clone();
-        let reply = match CatchUnwind(Box::pin(self.service.call(incoming))).await {
-            Ok(outgoing) => outgoing.into_bytes(),
+        let reply = match CatchUnwind(Box::pin(ready_call(&mut self.service, incoming))).await {
+            Ok(Ok(response)) => response.into_bytes(),
+            Ok(Err(error)) => request.answer_failure(&error).into_bytes(),
             Err(panic) => {
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                request.internal_error(format!("internal error processing {}", request.method()))
+                let message = format!("internal error processing {}", request.method());
+                request.failed(thrift_core::ApplicationExceptionKind::InternalError, message)
             }
         };
         thrift_response(reply.unwrap_or_default())
     }
 }
 
-fn thrift_response(body: Bytes) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(body));
+fn thrift_response(body: Bytes) -> HttpResponse<Full<Bytes>> {
+    let mut response = HttpResponse::new(Full::new(body));
     response.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(CONTENT_TYPE));
     response
 }
 
-fn text(status: StatusCode, message: String) -> Response<Full<Bytes>> {
+fn text(status: StatusCode, message: String) -> HttpResponse<Full<Bytes>> {
     debug!(%status, %message, "HTTP request refused");
-    let mut response = Response::new(Full::new(Bytes::from(message)));
+    let mut response = HttpResponse::new(Full::new(Bytes::from(message)));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/plain; charset=utf-8"));
     response
 }
 
-impl<S, B> tower_service::Service<Request<B>> for HttpService<S>
+impl<S, B> tower_service::Service<HttpRequest<B>> for HttpService<S>
 where
-    S: Service,
+    S: ThriftService,
     B: Body + Send + 'static,
     B::Data: Send,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
-    type Response = Response<Full<Bytes>>;
+    type Response = HttpResponse<Full<Bytes>>;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
 
@@ -161,7 +174,7 @@ where
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: Request<B>) -> Self::Future {
+    fn call(&mut self, request: HttpRequest<B>) -> Self::Future {
         let this = self.clone();
         Box::pin(async move { Ok(this.answer(request).await) })
     }
@@ -187,21 +200,23 @@ where
 ///     async fn echo(&self, s: String) -> String { s }
 /// }
 ///
+/// # fn main() {
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 /// let url = format!("http://{}/", listener.local_addr()?);
 /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-/// let server = tokio::spawn(serve_http(listener, HttpService::new(EchoServer::new(Parrot)), async {
+/// let server = tokio::spawn(serve_http(listener, HttpService::new(echo::Server::new(Parrot)), async {
 ///     let _ = stopped.await;
 /// }, Duration::from_secs(1)));
-/// let client = EchoClient::new(HttpClient::new(url.parse()?, ClientConfig::default()));
+/// let client = echo::Client::new(HttpClient::new(url.parse()?, ClientConfig::default()));
 /// assert_eq!(client.echo("over http".into()).await?, "over http");
 /// let _ = stop.send(());
 /// server.await?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
+/// # }
 /// ```
-pub async fn serve_http<S: Service>(
+pub async fn serve_http<S: ThriftService>(
     listener: TcpListener,
     service: HttpService<S>,
     shutdown: impl Future<Output = ()>,
@@ -228,7 +243,10 @@ pub async fn serve_http<S: Service>(
             },
         };
         let _ = stream.set_nodelay(true);
-        let connection = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
+        let connection = builder.serve_connection(
+            TokioIo::new(stream),
+            TowerToHyperService::new(service.clone().with_peer(Peer::Tcp(peer))),
+        );
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {

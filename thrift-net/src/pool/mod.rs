@@ -83,19 +83,21 @@ use metrics::Counters;
 ///     async fn echo(&self, s: String) -> String { s }
 /// }
 ///
+/// # fn main() {
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let a = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
-/// let b = Server::new().bind("127.0.0.1:0", EchoServer::new(Parrot)).await?;
+/// let a = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
+/// let b = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
 /// let config = PoolConfig { max_total: 8, min_idle: 1, ..PoolConfig::default() };
 /// let pool = Pool::new([a.local_addr(), b.local_addr()], config);
 /// pool.maintain().await; // opens min_idle connections per endpoint ahead of need
 ///
-/// let client = EchoClient::new(pool.clone());
+/// let client = echo::Client::new(pool.clone());
 /// let (x, y) = tokio::join!(client.echo("x".into()), client.echo("y".into()));
 /// assert_eq!((x?, y?), ("x".to_string(), "y".to_string()));
 /// assert!(pool.metrics().iter().all(|m| m.created >= 1 && m.active == 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct Pool {

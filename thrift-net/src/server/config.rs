@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use thrift_core::Limits;
+use tower_layer::{Identity, Stack};
 
 use super::Server;
 
@@ -61,7 +62,7 @@ impl Default for ServerConfig {
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
 /// | [`read_idle_timeout`](Self::read_idle_timeout) | 60 s | a peer silent (or trickling) while owed nothing is disconnected: its next call fails `NotSent` (or `Transport` if it raced the close) |
 /// | [`max_receiving_bytes`](Self::max_receiving_bytes) | 256 MiB | the connection whose partly received message would take the server over it is closed: its calls fail `Transport`; counted in `receive_budget_exceeded` |
-/// | [`handler_timeout`](Self::handler_timeout) | off | the handler is cancelled (its future dropped) and the call answered `INTERNAL_ERROR` naming the method and the timeout (`CallError::Application`); counted in `handler_timeouts` |
+/// | [`handler_timeout`](Self::handler_timeout) | off | the handler is cancelled (its future dropped) and the call answered `TIMEOUT` (fbthrift's code 12) naming the method and the timeout (`CallError::Application`); counted in `handler_timeouts` |
 /// | peer closes its connection ([`half_close`](Self::half_close) off) | — | its handlers still running are cancelled (oneway ones excepted) and their replies dropped; counted in `handlers_cancelled` |
 /// | `tls_handshake_timeout` (feature `tls`) | 10 s | a TLS peer that has not finished its handshake is disconnected, having held only its place under `max_connections`; a failed handshake closes at once, after rustls's alert |
 /// | [`tcp_keepalive`](Self::tcp_keepalive) | 60 s | a peer gone without a close (host down, cable cut) is found by the kernel's probes and its connection closed, its handlers cancelled |
@@ -90,8 +91,9 @@ impl Default for ServerConfig {
 /// ```
 #[derive(Clone, Debug, Default)]
 #[must_use]
-pub struct ServerBuilder {
+pub struct ServerBuilder<L = Identity> {
     config: ServerConfig,
+    layer: L,
 }
 
 impl ServerBuilder {
@@ -113,6 +115,51 @@ impl ServerBuilder {
     pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
     /// How long a TLS handshake may take unless set otherwise.
     pub const DEFAULT_TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// The server's default [`Limits`]: [`Limits::default`] with
+    /// [`Limits::strict_binary_envelope`] on.
+    ///
+    /// A server refuses old-style (non-strict) binary envelopes by default, which Apache's
+    /// servers read (their `strict_read` is off): a peer that talks to a server is not
+    /// trusted, and an envelope that begins with a name length instead of a version word is
+    /// more often a stray or hostile stream than a Thrift client. Apache's clients write the
+    /// strict envelope unless configured not to (`strict_write`, on by default).
+    ///
+    /// ```
+    /// use thrift_core::Limits;
+    /// use thrift_net::ServerBuilder;
+    /// assert_eq!(ServerBuilder::default_limits(), Limits { strict_binary_envelope: true, ..Limits::default() });
+    /// ```
+    pub fn default_limits() -> Limits {
+        Limits { strict_binary_envelope: true, ..Limits::default() }
+    }
+}
+
+impl<L> ServerBuilder<L> {
+    /// Wraps every service this server serves in `layer`, as tower's `ServiceBuilder::layer`
+    /// does: the layer added first is outermost, seeing each request first. Tower's own
+    /// layers work as they are; their errors reach the caller as `TApplicationException`s
+    /// (see [`ThriftService`](super::ThriftService)).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use thrift_net::Server;
+    /// use tower::limit::ConcurrencyLimitLayer;
+    /// use tower::load_shed::LoadShedLayer;
+    /// use tower::timeout::TimeoutLayer;
+    ///
+    /// // Past 100 requests at once the server answers LOADSHEDDING; a request running past
+    /// // two seconds is answered TIMEOUT.
+    /// let server = Server::builder()
+    ///     .layer(LoadShedLayer::new())
+    ///     .layer(ConcurrencyLimitLayer::new(100))
+    ///     .layer(TimeoutLayer::new(Duration::from_secs(2)))
+    ///     .build();
+    /// # let _ = server;
+    /// ```
+    pub fn layer<N>(self, layer: N) -> ServerBuilder<Stack<N, L>> {
+        ServerBuilder { config: self.config, layer: Stack::new(layer, self.layer) }
+    }
 
     /// The most connections served at once. A connection accepted beyond it is turned away,
     /// counted in [`Metrics::connections_rejected`](super::Metrics::connections_rejected):
@@ -179,7 +226,7 @@ impl ServerBuilder {
 
     /// How long one handler may run. Past it the handler's future is dropped (what it was
     /// awaiting is cancelled) and the call is answered with a `TApplicationException`
-    /// `INTERNAL_ERROR` that names the method and the timeout; counted in
+    /// `TIMEOUT` (fbthrift's code 12) that names the method and the timeout; counted in
     /// [`Metrics::handler_timeouts`](super::Metrics::handler_timeouts). Off (`None`) by
     /// default, as in Apache's servers: the client's own deadline is usually the better
     /// judge, and a handler cut short mid-work may leave its side effects half done.
@@ -256,24 +303,6 @@ impl ServerBuilder {
         self
     }
 
-    /// The decoding limits a server applies unless set otherwise: Apache's defaults
-    /// ([`Limits::default`]) with [`Limits::strict_binary_envelope`] on.
-    ///
-    /// A server refuses old-style (non-strict) binary envelopes by default, which Apache's
-    /// servers read (their `strict_read` is off): a peer that talks to a server is not
-    /// trusted, and an envelope that begins with a name length instead of a version word is
-    /// more often a stray or hostile stream than a Thrift client. Apache's clients write the
-    /// strict envelope unless configured not to (`strict_write`, on by default).
-    ///
-    /// ```
-    /// use thrift_core::Limits;
-    /// use thrift_net::ServerBuilder;
-    /// assert_eq!(ServerBuilder::default_limits(), Limits { strict_binary_envelope: true, ..Limits::default() });
-    /// ```
-    pub fn default_limits() -> Limits {
-        Limits { strict_binary_envelope: true, ..Limits::default() }
-    }
-
     /// Frame, message, string, container and depth limits for reading requests, and whether
     /// binary requests must use the strict envelope. A frame or message beyond them, or an
     /// old-style envelope under [`Limits::strict_binary_envelope`], closes the connection
@@ -289,7 +318,7 @@ impl ServerBuilder {
     }
 
     /// The server.
-    pub fn build(self) -> Server {
-        Server { config: self.config }
+    pub fn build(self) -> Server<L> {
+        Server { config: self.config, layer: self.layer }
     }
 }

@@ -17,15 +17,15 @@ use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
 
+use super::bind::Shared;
 use super::codec::WireCodec;
 use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
-use super::Shared;
+use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
 use crate::detect::{detect, Detection, Wire};
 use crate::error::TransportError;
 use crate::framing::Framing;
-use crate::incoming::{Incoming, Service, SHUTTING_DOWN};
 use crate::panics::{panic_message, CatchUnwind};
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
@@ -45,10 +45,11 @@ const LINGER: Duration = Duration::from_secs(1);
 
 /// Serves one accepted connection to its end. `permit` is its place under the server's
 /// connection limit, held until both the reader and the writer are done.
-pub(crate) async fn serve<S: Service, IO: Stream>(
+pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     stream: IO,
-    peer: Arc<str>,
-    shared: Arc<Shared<S>>,
+    peer: Peer,
+    shared: Arc<Shared>,
+    service: S,
     permit: OwnedSemaphorePermit,
 ) {
     let open = Arc::new(OpenConnection::new(shared.counters.clone(), permit));
@@ -81,6 +82,7 @@ pub(crate) async fn serve<S: Service, IO: Stream>(
         permits: Arc::new(Semaphore::new(shared.config.max_in_flight)),
         in_flight: Arc::new(InFlight::default()),
         shared,
+        service: std::sync::Mutex::new(service),
         peer,
         wire,
         stop,
@@ -202,7 +204,7 @@ struct Reader<R> {
 }
 
 impl<R: AsyncRead + Unpin> Reader<R> {
-    fn new<S>(rd: R, stop: CancellationToken, shared: &Shared<S>) -> Self {
+    fn new(rd: R, stop: CancellationToken, shared: &Shared) -> Self {
         Reader {
             rd,
             buf: BytesMut::new(),
@@ -310,9 +312,13 @@ impl<R: AsyncRead + Unpin> Reader<R> {
 
 /// A connection past detection.
 struct Connection<S> {
-    shared: Arc<Shared<S>>,
-    /// The peer's address, for the requests' spans.
-    peer: Arc<str>,
+    shared: Arc<Shared>,
+    /// The service, cloned for each request (tower's way: a clone is ready on its own).
+    /// Only the reader task touches it; the lock makes the connection `Sync` without asking
+    /// the service to be.
+    service: std::sync::Mutex<S>,
+    /// The peer, for the requests and their spans.
+    peer: Peer,
     wire: Wire,
     /// Cancelled when the server stops or the writer fails: read no more requests.
     stop: CancellationToken,
@@ -330,7 +336,7 @@ struct Connection<S> {
     tx: mpsc::Sender<Queued>,
 }
 
-impl<S: Service> Connection<S> {
+impl<S: ThriftService> Connection<S> {
     /// Reads whole messages with `codec` and dispatches each, until the peer closes, the
     /// stream is corrupt, the read-idle timeout runs out or the server stops.
     async fn read_requests(&self, reader: &mut Reader<impl AsyncRead + Unpin>, mut codec: WireCodec) {
@@ -486,7 +492,7 @@ impl<S: Service> Connection<S> {
     /// `false` when the connection must stop.
     async fn refuse(&self, (message, framing): (Bytes, Framing)) -> bool {
         let limits = self.shared.config.limits;
-        let Ok(incoming) = Incoming::framed_as(message, self.wire.protocol, framing, limits) else {
+        let Ok(incoming) = Request::framed_as(message, self.wire.protocol, framing, limits) else {
             Counters::add(&self.shared.counters.errors, 1);
             return false;
         };
@@ -494,7 +500,7 @@ impl<S: Service> Connection<S> {
     }
 
     /// Answers `incoming` with [`SHUTTING_DOWN`]. `false` when the connection must stop.
-    async fn answer_refused(&self, incoming: &Incoming) -> bool {
+    async fn answer_refused(&self, incoming: &Request) -> bool {
         Counters::add(&self.shared.counters.requests_refused, 1);
         let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, SHUTTING_DOWN);
         let Some(bytes) = incoming.exception(&exception).into_bytes() else { return true };
@@ -515,8 +521,8 @@ impl<S: Service> Connection<S> {
     /// Starts handling one message. `false` when the connection must stop reading.
     async fn dispatch(&self, (message, framing): (Bytes, Framing)) -> bool {
         let shared = &self.shared;
-        let incoming = match Incoming::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
-            Ok(incoming) => incoming,
+        let incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
+            Ok(incoming) => incoming.with_peer(self.peer.clone()),
             Err(e) => {
                 Counters::add(&shared.counters.errors, 1);
                 debug!(%e, "undecodable message envelope; closing");
@@ -553,8 +559,9 @@ impl<S: Service> Connection<S> {
             seqid = incoming.seqid(),
             peer = %self.peer,
         );
-        let request = Request {
+        let request = Handling {
             shared: shared.clone(),
+            service: self.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             request_bytes: owed,
             budget: self.budget.clone(),
             tx: self.tx.clone(),
@@ -568,8 +575,9 @@ impl<S: Service> Connection<S> {
 }
 
 /// One request being handled; its drop marks it answered.
-struct Request<S> {
-    shared: Arc<Shared<S>>,
+struct Handling<S> {
+    shared: Arc<Shared>,
+    service: S,
     /// The request's bytes under the budget, until its handler is done with them.
     request_bytes: Option<Owed>,
     budget: Budget,
@@ -580,8 +588,8 @@ struct Request<S> {
     _permit: OwnedSemaphorePermit,
 }
 
-impl<S: Service> Request<S> {
-    async fn run(mut self, incoming: Incoming) {
+impl<S: ThriftService> Handling<S> {
+    async fn run(mut self, incoming: Request) {
         let shared = &self.shared;
         // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
         let request = incoming.clone();
@@ -602,7 +610,7 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.handlers_cancelled, 1);
                 return debug!("the peer is gone; handler cancelled");
             }
-            outcome = CatchUnwind(Box::pin(shared.service.call(incoming))) => Some(outcome),
+            outcome = CatchUnwind(Box::pin(ready_call(&mut self.service, incoming))) => Some(outcome),
             () = expired => None,
         };
         let reply = match outcome {
@@ -611,10 +619,14 @@ impl<S: Service> Request<S> {
                 Counters::add(&shared.counters.errors, 1);
                 let limit = timeout.unwrap_or_default();
                 debug!(?limit, "handler ran past the handler timeout; cancelled");
-                request
-                    .internal_error(format!("{} ran past the server's handler timeout of {limit:?}", request.method()))
+                let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
+                request.failed(ApplicationExceptionKind::Timeout, message)
             }
-            Some(Ok(reply)) => {
+            Some(Ok(Err(error))) => {
+                Counters::add(&shared.counters.errors, 1);
+                request.answer_failure(&error).into_bytes()
+            }
+            Some(Ok(Ok(reply))) => {
                 let bytes = reply.into_bytes();
                 if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
                     Counters::add(&shared.counters.errors, 1);
@@ -624,7 +636,10 @@ impl<S: Service> Request<S> {
             Some(Err(panic)) => {
                 Counters::add(&shared.counters.errors, 1);
                 error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                request.internal_error(format!("internal error processing {}", request.method()))
+                request.failed(
+                    ApplicationExceptionKind::InternalError,
+                    format!("internal error processing {}", request.method()),
+                )
             }
         };
         drop(request);
@@ -646,7 +661,7 @@ impl<S: Service> Request<S> {
     }
 }
 
-impl<S> Drop for Request<S> {
+impl<S> Drop for Handling<S> {
     fn drop(&mut self) {
         Counters::sub(&self.shared.counters.in_flight, 1);
         self.in_flight.end();

@@ -11,6 +11,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::debug;
 
+use super::Peer;
+
 /// A listener the server accepts connections from.
 pub(crate) trait Listener: Send + Sync + 'static {
     /// A connection as accepted, before any handshake.
@@ -29,8 +31,8 @@ pub(crate) trait Listener: Send + Sync + 'static {
 
     fn local_addr(&self) -> io::Result<Self::Addr>;
 
-    /// A peer's address as the connection's spans show it.
-    fn peer_name(peer: &Self::Addr) -> String;
+    /// A peer's address as requests carry it.
+    fn peer(peer: &Self::Addr) -> Peer;
 }
 
 /// An accepted connection, split into halves the reader and the writer own.
@@ -61,8 +63,8 @@ impl Listener for TcpListener {
         TcpListener::local_addr(self)
     }
 
-    fn peer_name(peer: &Self::Addr) -> String {
-        peer.to_string()
+    fn peer(peer: &Self::Addr) -> Peer {
+        Peer::Tcp(*peer)
     }
 }
 
@@ -104,8 +106,8 @@ impl Listener for tokio::net::UnixListener {
     }
 
     /// Most Unix peers are unnamed: they connect from no path of their own.
-    fn peer_name(peer: &Self::Addr) -> String {
-        peer.as_pathname().map_or_else(|| "(unnamed)".to_owned(), |path| path.display().to_string())
+    fn peer(peer: &Self::Addr) -> Peer {
+        Peer::Unix(peer.as_pathname().map(Into::into))
     }
 }
 
@@ -148,8 +150,8 @@ impl Listener for TlsListener {
         self.tcp.local_addr()
     }
 
-    fn peer_name(peer: &Self::Addr) -> String {
-        peer.to_string()
+    fn peer(peer: &Self::Addr) -> Peer {
+        Peer::Tcp(*peer)
     }
 }
 

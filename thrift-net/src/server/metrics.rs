@@ -126,17 +126,17 @@ mod tests {
     use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageHeader};
 
     use crate::header::{Format, FrameInfo, Headers};
-    use crate::incoming::Incoming;
     use crate::message::Message;
+    use crate::server::Request;
 
-    fn request(protocol: ProtocolKind, framing: Framing) -> Incoming {
+    fn request(protocol: ProtocolKind, framing: Framing) -> Request {
         let header = MessageHeader { name: "m", kind: MessageType::Call, seqid: 1 };
         let mut buf = Vec::new();
         match protocol {
             ProtocolKind::Compact => Message::new(header, &0i32).encode::<thrift_core::Compact, _>(&mut buf),
             _ => Message::new(header, &0i32).encode::<thrift_core::Binary, _>(&mut buf),
         }
-        Incoming::framed_as(Bytes::from(buf), protocol, framing, Limits::default()).unwrap()
+        Request::framed_as(Bytes::from(buf), protocol, framing, Limits::default()).unwrap()
     }
 
     fn framings(protocol: ProtocolKind) -> Vec<Framing> {

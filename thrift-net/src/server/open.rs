@@ -9,9 +9,10 @@ use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 use tracing::debug;
 
+use super::bind::Shared;
 use super::listener::Stream;
-use super::{connection, reject, Shared};
-use crate::incoming::Service;
+use super::{connection, reject};
+use super::{Peer, ThriftService};
 
 /// The longest a connection turned away at the connection limit may take over its
 /// handshake: it is answered within a second anyway.
@@ -19,25 +20,26 @@ const REJECT_HANDSHAKE: Duration = Duration::from_secs(1);
 
 /// Completes `opening` and serves the connection. `place` is its place under the
 /// connection limit, held from the start of the handshake.
-pub(crate) async fn serve<S: Service, IO: Stream>(
+pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     opening: impl Future<Output = io::Result<IO>>,
-    peer: Arc<str>,
-    shared: Arc<Shared<S>>,
+    peer: Peer,
+    shared: Arc<Shared>,
+    service: S,
     place: OwnedSemaphorePermit,
 ) {
     let Some(stream) = handshake(opening, &shared, shared.config.handshake_timeout).await else { return };
     #[cfg(feature = "zlib")]
     if shared.config.zlib {
-        return connection::serve(crate::zlib::ZlibStream::new(stream), peer, shared, place).await;
+        return connection::serve(crate::zlib::ZlibStream::new(stream), peer, shared, service, place).await;
     }
-    connection::serve(stream, peer, shared, place).await
+    connection::serve(stream, peer, shared, service, place).await
 }
 
 /// Completes `opening` and turns the connection away with an answer (see
 /// [`reject::at_capacity`]).
-pub(crate) async fn reject<S, IO: Stream>(
+pub(crate) async fn reject<IO: Stream>(
     opening: impl Future<Output = io::Result<IO>>,
-    shared: Arc<Shared<S>>,
+    shared: Arc<Shared>,
     slot: OwnedSemaphorePermit,
 ) {
     let limit = shared.config.handshake_timeout.min(REJECT_HANDSHAKE);
@@ -51,11 +53,7 @@ pub(crate) async fn reject<S, IO: Stream>(
 
 /// Awaits the handshake for at most `limit`, or until the server stops; `None` when it
 /// failed, ran out of time or was cut short (the connection is then dropped, closing it).
-async fn handshake<S, IO>(
-    opening: impl Future<Output = io::Result<IO>>,
-    shared: &Shared<S>,
-    limit: Duration,
-) -> Option<IO> {
+async fn handshake<IO>(opening: impl Future<Output = io::Result<IO>>, shared: &Shared, limit: Duration) -> Option<IO> {
     let opened = tokio::select! {
         biased;
         _ = shared.stop.cancelled() => return None,

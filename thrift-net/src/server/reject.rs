@@ -14,10 +14,10 @@ use tokio::time::Instant;
 use tokio_util::codec::Decoder;
 use tracing::debug;
 
+use super::bind::Shared;
 use super::codec::WireCodec;
-use super::Shared;
+use super::{Request, AT_CAPACITY};
 use crate::detect::{detect, Detection};
-use crate::incoming::{Incoming, AT_CAPACITY};
 
 /// Connections being turned away at once; past it they are closed without an answer.
 pub(crate) const MAX_REJECTING: usize = 64;
@@ -29,9 +29,9 @@ const WINDOW: Duration = Duration::from_secs(1);
 /// Answers the first request of `stream` with [`AT_CAPACITY`] and closes, within
 /// [`WINDOW`] and [`MAX_REQUEST`]; anything else (not Thrift, too large, too slow) is
 /// closed without an answer. `_slot` is its place under [`MAX_REJECTING`].
-pub(crate) async fn at_capacity<S, IO: AsyncRead + AsyncWrite + Unpin>(
+pub(crate) async fn at_capacity<IO: AsyncRead + AsyncWrite + Unpin>(
     mut stream: IO,
-    shared: Arc<Shared<S>>,
+    shared: Arc<Shared>,
     _slot: OwnedSemaphorePermit,
 ) {
     let until = Instant::now() + WINDOW;
@@ -79,7 +79,7 @@ async fn answer(stream: &mut (impl AsyncRead + Unpin), limits: &Limits) -> Optio
             return None;
         }
     };
-    let incoming = Incoming::framed_as(message, wire.protocol, framing, *limits).ok()?;
+    let incoming = Request::framed_as(message, wire.protocol, framing, *limits).ok()?;
     let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, AT_CAPACITY);
     incoming.exception(&exception).into_bytes()
 }

@@ -162,7 +162,7 @@ pub async fn start(server: Server) -> ServerHandle {
 /// A HelloService server on 127.0.0.1, and its handler's shared state.
 pub async fn start_greeter(server: Server) -> (ServerHandle, Greeter) {
     let greeter = Greeter::default();
-    let handle = server.bind("127.0.0.1:0", HelloServiceServer::new(greeter.clone())).await.expect("bind 127.0.0.1");
+    let handle = server.bind("127.0.0.1:0", hello_service::Server::new(greeter.clone())).await.expect("bind 127.0.0.1");
     (handle, greeter)
 }
 
@@ -177,8 +177,8 @@ pub fn wires() -> [(Transport, ProtocolKind); 4] {
 }
 
 /// A typed HelloService client over one pipelined connection to `handle`.
-pub async fn hello_client(handle: &ServerHandle, config: ClientConfig) -> HelloServiceClient<Client> {
-    HelloServiceClient::new(within(Client::connect(handle.local_addr(), config)).await.expect("connect"))
+pub async fn hello_client(handle: &ServerHandle, config: ClientConfig) -> hello_service::Client<Client> {
+    hello_service::Client::new(within(Client::connect(handle.local_addr(), config)).await.expect("connect"))
 }
 
 /// A whole message as a hand-written client sends it: envelope and body in `protocol`

@@ -13,13 +13,14 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 use thrift_core::Limits;
-use thrift_net::{FramedCodec, Incoming, ProtocolKind, Server, ServerHandle, Service};
+use thrift_net::server::{respond, ThriftService};
+use thrift_net::{FramedCodec, ProtocolKind, Request, Server, ServerHandle};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::task::JoinHandle;
 use tokio_util::codec::Decoder;
 
-use super::hello::{within, Greeter, HelloServiceServer};
+use super::hello::{hello_service, within, Greeter};
 
 /// A listener on `addr` (port 0: any), with `SO_REUSEADDR` so a stopped server's port can be
 /// bound again while its old connections linger in `TIME_WAIT`.
@@ -33,7 +34,7 @@ pub fn listen(addr: SocketAddr) -> TcpListener {
 /// A HelloService server on `addr` (port 0: any free port), and its handler's shared state.
 pub fn serve_on(addr: SocketAddr, server: &Server) -> (ServerHandle, Greeter) {
     let greeter = Greeter::default();
-    let handle = server.serve(listen(addr), HelloServiceServer::new(greeter.clone())).expect("serve");
+    let handle = server.serve(listen(addr), hello_service::Server::new(greeter.clone())).expect("serve");
     (handle, greeter)
 }
 
@@ -113,7 +114,7 @@ impl ApacheStyleServer {
         let addr = listener.local_addr().unwrap();
         let stats = Arc::new(ApacheStats::default());
         let greeter = Greeter::default();
-        let service = Arc::new(HelloServiceServer::new(greeter.clone()));
+        let service = hello_service::Server::new(greeter.clone());
         let task = tokio::spawn({
             let stats = stats.clone();
             async move {
@@ -133,7 +134,11 @@ impl Drop for ApacheStyleServer {
     }
 }
 
-async fn serve_one_at_a_time<S: Service>(mut stream: tokio::net::TcpStream, service: Arc<S>, stats: Arc<ApacheStats>) {
+async fn serve_one_at_a_time<S: ThriftService>(
+    mut stream: tokio::net::TcpStream,
+    mut service: S,
+    stats: Arc<ApacheStats>,
+) {
     let mut codec = FramedCodec::<thrift_core::Binary>::new();
     let mut buf = BytesMut::new();
     loop {
@@ -148,11 +153,11 @@ async fn serve_one_at_a_time<S: Service>(mut stream: tokio::net::TcpStream, serv
                 Ok(_) => {}
             }
         };
-        let Ok(request) = Incoming::parse(message, ProtocolKind::Binary, true, Limits::default()) else { return };
+        let Ok(request) = Request::parse(message, ProtocolKind::Binary, true, Limits::default()) else { return };
         let now = stats.running.fetch_add(1, Ordering::SeqCst) + 1;
         stats.most_running.fetch_max(now, Ordering::SeqCst);
         stats.requests.fetch_add(1, Ordering::SeqCst);
-        let reply = service.call(request).await;
+        let reply = respond(&mut service, request).await;
         stats.running.fetch_sub(1, Ordering::SeqCst);
         if let Some(bytes) = reply.into_bytes() {
             if stream.write_all(&bytes).await.is_err() {

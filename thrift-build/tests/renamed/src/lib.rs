@@ -10,14 +10,14 @@ pub mod gen {
 
 #[cfg(test)]
 mod tests {
-    use crate::gen::thrift_test::{ThriftTestDefinition, Xtruct};
+    use crate::gen::thrift_test::{thrift_test, Xtruct};
 
     #[test]
     fn encodes_and_exports_through_the_renamed_crates() {
         let x = Xtruct { string_thing: "s".into(), ..Default::default() };
         let bytes = tc::to_vec::<tc::Compact, _>(&x);
         assert_eq!(tc::from_slice::<tc::Compact, Xtruct>(&bytes).unwrap(), x);
-        let idl = tc::Idl::new().add_service::<ThriftTestDefinition>().render();
+        let idl = tc::Idl::new().add_service::<thrift_test::Definition>().render();
         assert!(idl.contains("service ThriftTest {"));
     }
 }

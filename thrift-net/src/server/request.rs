@@ -1,0 +1,208 @@
+//! One request as a service receives it: the message, its envelope read, and the context it
+//! came in (peer, transport, protocol, headers, arrival, deadline).
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use thrift_core::{DecodeOwned, Limits, MessageType, Protocol, Reader};
+
+use super::peer::Peer;
+use crate::detect::{ProtocolKind, Transport};
+use crate::framing::Framing;
+use crate::header::{ttheader_keys, Headers};
+use crate::protocol::with_protocol;
+
+/// One request as a service receives it: the whole message, its envelope read, and its
+/// context: where it came from ([`Request::peer`]), on what ([`Request::transport`],
+/// [`Request::protocol`], [`Request::headers`]), when ([`Request::arrived`]) and by when
+/// its caller wants the answer ([`Request::deadline`]).
+///
+/// Middleware (tower layers on the [`Server`](crate::Server)) sees it whole; a handler sees
+/// it by taking a `#[thrift(context)] request: &Request` argument (see
+/// [`service`](crate::service)).
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub(super) message: Bytes,
+    pub(super) protocol: ProtocolKind,
+    pub(super) framing: Framing,
+    pub(super) kind: MessageType,
+    pub(super) seqid: i32,
+    /// Where the method name starts and ends in `message`; `method_start` skips a
+    /// multiplexed `Service:` prefix.
+    pub(super) name_start: usize,
+    pub(super) method_start: usize,
+    pub(super) name_end: usize,
+    pub(super) body_start: usize,
+    pub(super) limits: Limits,
+    pub(super) peer: Peer,
+    pub(super) arrived: Instant,
+}
+
+/// fbthrift's THeader key for the caller's timeout, in milliseconds.
+pub const CLIENT_TIMEOUT: &str = "client_timeout";
+
+impl Request {
+    /// Reads the envelope of `message`, a whole message as a transport yields it.
+    /// Replies will be written in the same protocol, with a frame header when `framed`.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use thrift_core::{Binary, Limits, MessageHeader, MessageType};
+    /// use thrift_net::codec::{Message, ProtocolKind};
+    /// use thrift_net::server::Request;
+    ///
+    /// let header = MessageHeader { name: "Calc:add", kind: MessageType::Call, seqid: 4 };
+    /// let mut buf = Vec::new();
+    /// Message::new(header, &7i32).encode::<Binary, _>(&mut buf);
+    /// let request = Request::parse(Bytes::from(buf), ProtocolKind::Binary, false, Limits::default()).unwrap();
+    /// assert_eq!((request.service(), request.method(), request.seqid()), (Some("Calc"), "add", 4));
+    /// assert_eq!(request.decode_args::<i32>().unwrap(), 7);
+    /// ```
+    pub fn parse(message: Bytes, protocol: ProtocolKind, framed: bool, limits: Limits) -> thrift_core::Result<Self> {
+        Request::framed_as(message, protocol, Framing::plain(framed), limits)
+    }
+
+    /// Reads the envelope of `message`, which arrived framed as `framing` says (a header
+    /// frame names its own protocol, which overrides `protocol`).
+    pub(crate) fn framed_as(
+        message: Bytes,
+        protocol: ProtocolKind,
+        framing: Framing,
+        limits: Limits,
+    ) -> thrift_core::Result<Self> {
+        let protocol = framing.protocol().unwrap_or(protocol);
+        let (kind, seqid, name_start, name_end, body_start) = {
+            let mut r = Reader::from_bytes(&message).with_limits(limits);
+            let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
+            let name_start = header.name.as_ptr() as usize - message.as_ptr() as usize;
+            (header.kind, header.seqid, name_start, name_start + header.name.len(), r.position())
+        };
+        let name = &message[name_start..name_end];
+        let method_start = name.iter().position(|&b| b == b':').map_or(name_start, |i| name_start + i + 1);
+        Ok(Request {
+            message,
+            protocol,
+            framing,
+            kind,
+            seqid,
+            name_start,
+            method_start,
+            name_end,
+            body_start,
+            limits,
+            peer: Peer::Local,
+            arrived: Instant::now(),
+        })
+    }
+
+    /// The same request, from `peer`.
+    pub fn with_peer(mut self, peer: Peer) -> Self {
+        self.peer = peer;
+        self
+    }
+
+    /// Where the request came from.
+    pub fn peer(&self) -> &Peer {
+        &self.peer
+    }
+
+    /// When its envelope was read.
+    pub fn arrived(&self) -> Instant {
+        self.arrived
+    }
+
+    /// By when the caller wants the answer, when the transport carries its timeout: a
+    /// TTHeader's `RPC_TIMEOUT` (Kitex, volo-thrift) or a THeader's `client_timeout`
+    /// (fbthrift), both in milliseconds, counted from [`Request::arrived`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use bytes::Bytes;
+    /// use thrift_core::{Binary, Limits, MessageHeader, MessageType};
+    /// use thrift_net::codec::{Message, ProtocolKind};
+    /// use thrift_net::server::Request;
+    ///
+    /// let header = MessageHeader { name: "ping", kind: MessageType::Call, seqid: 1 };
+    /// let mut buf = Vec::new();
+    /// Message::new(header, &0i32).encode::<Binary, _>(&mut buf);
+    /// let request = Request::parse(Bytes::from(buf), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    /// assert_eq!(request.deadline(), None, "a framed request carries no timeout");
+    /// ```
+    pub fn deadline(&self) -> Option<Instant> {
+        let headers = self.headers();
+        let millis = headers.int(ttheader_keys::RPC_TIMEOUT).or_else(|| headers.get(CLIENT_TIMEOUT))?;
+        let millis: u64 = millis.trim().parse().ok().filter(|&ms| ms > 0)?;
+        self.arrived.checked_add(Duration::from_millis(millis))
+    }
+
+    /// The method name, without a multiplexed `Service:` prefix.
+    pub fn method(&self) -> &str {
+        std::str::from_utf8(&self.message[self.method_start..self.name_end]).unwrap_or_default()
+    }
+
+    /// The multiplexed protocol's service name, when the call has a `Service:` prefix.
+    pub fn service(&self) -> Option<&str> {
+        (self.method_start > self.name_start)
+            .then(|| std::str::from_utf8(&self.message[self.name_start..self.method_start - 1]).unwrap_or_default())
+    }
+
+    /// The sequence id the reply must carry.
+    pub fn seqid(&self) -> i32 {
+        self.seqid
+    }
+
+    /// Call or oneway (or, from a confused peer, another type).
+    pub fn kind(&self) -> MessageType {
+        self.kind
+    }
+
+    /// The protocol of the request, and of the reply.
+    pub fn protocol(&self) -> ProtocolKind {
+        self.protocol
+    }
+
+    /// The transport the request came on, and the reply goes back on.
+    pub fn transport(&self) -> Transport {
+        self.framing.transport()
+    }
+
+    /// The headers of the request's THeader or TTHeader frame (none on other transports).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use thrift_core::{Binary, Limits, MessageHeader, MessageType};
+    /// use thrift_net::codec::{Message, ProtocolKind, Transport};
+    /// use thrift_net::server::Request;
+    ///
+    /// let header = MessageHeader { name: "ping", kind: MessageType::Call, seqid: 1 };
+    /// let mut buf = Vec::new();
+    /// Message::new(header, &0i32).encode::<Binary, _>(&mut buf); // a real body is an args struct
+    /// let request = Request::parse(Bytes::from(buf), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    /// assert_eq!(request.transport(), Transport::Framed);
+    /// assert!(request.headers().is_empty());
+    /// ```
+    pub fn headers(&self) -> &Headers {
+        match &self.framing {
+            Framing::Header(info) => &info.headers,
+            _ => Headers::none(),
+        }
+    }
+
+    /// How the request was framed.
+    #[cfg(feature = "server")]
+    pub(crate) fn framing(&self) -> &Framing {
+        &self.framing
+    }
+
+    /// The whole message, envelope included.
+    pub fn message(&self) -> &Bytes {
+        &self.message
+    }
+
+    /// Decodes the arguments struct, which must end where the message does. `Bytes`
+    /// fields share the message's buffer.
+    pub fn decode_args<T: DecodeOwned>(&self) -> thrift_core::Result<T> {
+        let body = self.message.slice(self.body_start..);
+        with_protocol!(self.protocol, P => thrift_core::from_bytes_with_limits::<P, T>(&body, &self.limits))
+    }
+}

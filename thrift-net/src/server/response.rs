@@ -1,0 +1,103 @@
+//! A service's answer to one request, and how one is made: in the request's protocol, with
+//! its sequence id, framed as the request was.
+
+use bytes::Bytes;
+use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, MessageHeader, MessageType};
+
+use super::request::Request;
+use crate::framing::encode_message;
+use crate::header::Headers;
+use crate::message::Message;
+use crate::protocol::with_protocol;
+
+impl Request {
+    /// The reply for a handler's outcome: the result struct, or a `TApplicationException`
+    /// when the error is one rather than a declared exception.
+    #[doc(hidden)]
+    pub fn reply_result<R: ReturnField, E: Exceptions>(&self, result: Result<R::Value, E>) -> Response {
+        if let Err(e) = &result {
+            if let Some(app) = e.as_application_exception() {
+                return self.exception(app);
+            }
+        }
+        self.reply(&MethodResult::<R, E>::from_result(result.map(R::from_value)))
+    }
+
+    /// A `REPLY` message carrying `body`.
+    pub fn reply<T: Encode + ?Sized>(&self, body: &T) -> Response {
+        self.respond(MessageType::Reply, body)
+    }
+
+    /// An `EXCEPTION` message carrying `exception`.
+    pub fn exception(&self, exception: &ApplicationException) -> Response {
+        self.respond(MessageType::Exception, exception)
+    }
+
+    /// `PROTOCOL_ERROR`: the arguments could not be decoded.
+    #[doc(hidden)]
+    pub fn protocol_error(&self, error: thrift_core::Error) -> Response {
+        tracing::debug!(method = self.method(), seqid = self.seqid, %error, "undecodable arguments");
+        let message = format!("cannot decode the arguments of {}: {error}", self.method());
+        self.exception(&ApplicationException::new(ApplicationExceptionKind::ProtocolError, message))
+    }
+
+    /// The answer for a request its service could not handle (none for a oneway request):
+    /// the handler panicked, ran out of time, or a layer turned the request away.
+    #[cfg(any(feature = "server", feature = "http"))]
+    pub(crate) fn failed(&self, kind: ApplicationExceptionKind, message: String) -> Option<Bytes> {
+        self.exception(&ApplicationException::new(kind, message)).into_bytes()
+    }
+
+    /// `UNKNOWN_METHOD`: no method by that name.
+    #[doc(hidden)]
+    pub fn unknown_method(&self) -> Response {
+        // The whole name, `Service:` prefix and all: what the caller asked for.
+        let name = std::str::from_utf8(&self.message[self.name_start..self.name_end]).unwrap_or_default();
+        let message = format!("unknown method {name}");
+        self.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, message))
+    }
+
+    /// No reply, as for a oneway method.
+    #[doc(hidden)]
+    pub fn no_reply(&self) -> Response {
+        Response(None)
+    }
+
+    fn respond<T: Encode + ?Sized>(&self, kind: MessageType, body: &T) -> Response {
+        if self.kind == MessageType::Oneway {
+            // Apache never answers a oneway message, not even with an error.
+            return Response(None);
+        }
+        let header = MessageHeader { name: self.method(), kind, seqid: self.seqid };
+        let message = Message::new(header, body);
+        // Framed as the request was: a header frame echoes the request's flags, sequence id,
+        // protocol and compression, without its headers.
+        match with_protocol!(self.protocol, P => encode_message::<P, T>(&message, &self.framing, Headers::none())) {
+            Ok(bytes) => Response(Some(bytes)),
+            // A reply frame carries no headers, and compresses only when the request was
+            // compressed and so could be read: nothing is left to fail.
+            Err(e) => {
+                tracing::error!(%e, "the reply cannot be framed; not answered");
+                Response(None)
+            }
+        }
+    }
+}
+
+/// A service's answer to one request: the encoded reply, ready for the socket (frame
+/// header included), or nothing for a oneway message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response(Option<Bytes>);
+
+impl Response {
+    /// The bytes to write, if any.
+    pub fn into_bytes(self) -> Option<Bytes> {
+        self.0
+    }
+
+    /// Whether there is nothing to send.
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+}
