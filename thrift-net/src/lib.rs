@@ -208,7 +208,10 @@ pub use incoming::{Incoming, Outgoing, Service, AT_CAPACITY, SHUTTING_DOWN};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
-pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
+pub use pool::{
+    Balance, Change, DiscoveryStats, DiscoveryTask, DnsChanges, EndpointMetrics, Maintenance, MaintenanceTask, Mode,
+    Pool, PoolConfig, Resolve, SystemResolver,
+};
 #[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
 /// The resumable scanner the buffered transport splits its stream with; it lives in

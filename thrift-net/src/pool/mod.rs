@@ -4,9 +4,11 @@
 
 mod balance;
 mod config;
+mod discover;
 mod endpoint;
 mod exclusive;
 mod metrics;
+mod resolve;
 mod shared;
 
 use std::future::Future;
@@ -20,7 +22,10 @@ use crate::channel::{is_at_capacity, CallError, Channel, Reply};
 use crate::client::Client;
 
 pub use config::{Balance, Mode, PoolConfig};
+pub use discover::{DiscoveryStats, DiscoveryTask};
 pub use metrics::EndpointMetrics;
+pub use resolve::{DnsChanges, Resolve, SystemResolver};
+pub use tower::discover::Change;
 
 use balance::Endpoints;
 use endpoint::{CheckoutError, Endpoint, Settings};
@@ -105,6 +110,8 @@ pub struct Pool {
 struct Inner {
     settings: Arc<Settings>,
     endpoints: Endpoints,
+    /// Dropped with the last clone of the pool, which tells a discovery task to stop.
+    dropped: tokio::sync::watch::Sender<()>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -135,7 +142,8 @@ impl Pool {
     pub fn new(endpoints: impl IntoIterator<Item = SocketAddr>, config: PoolConfig) -> Pool {
         let settings = Arc::new(Settings::new(&config));
         let endpoints = Endpoints::new(endpoints, &settings);
-        Pool { inner: Arc::new(Inner { settings, endpoints }) }
+        let dropped = tokio::sync::watch::Sender::new(());
+        Pool { inner: Arc::new(Inner { settings, endpoints, dropped }) }
     }
 
     /// The settings in force (limits brought within their bounds, such as `max_idle` at
