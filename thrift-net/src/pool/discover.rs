@@ -138,9 +138,12 @@ impl Pool {
     }
 }
 
+/// A change stream, boxed so the task's loop is one function whatever the source.
+type Changes<K, E> = Pin<Box<dyn Stream<Item = Result<Change<K, SocketAddr>, E>> + Send>>;
+
 async fn apply<K, E>(
     pool: Weak<Inner>,
-    mut changes: Pin<Box<dyn Stream<Item = Result<Change<K, SocketAddr>, E>> + Send>>,
+    mut changes: Changes<K, E>,
     mut keys: HashMap<K, SocketAddr>,
     counts: Arc<Counts>,
     progress: tokio::sync::watch::Sender<u64>,
