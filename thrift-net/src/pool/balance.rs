@@ -255,6 +255,25 @@ mod tests {
     }
 
     #[test]
+    fn an_address_leaves_with_its_last_reference_and_replace_counts_each_once() {
+        let (endpoints, settings) = endpoints(1);
+        let one = SocketAddr::from(([127, 0, 0, 1], 1));
+        let two = SocketAddr::from(([127, 0, 0, 1], 2));
+        assert!(!endpoints.insert(one, &settings), "listed already: one more reference");
+        assert!(endpoints.insert(two, &settings));
+        let kept = endpoints.snapshot()[0].clone();
+        assert!(!endpoints.remove(one), "one reference left");
+        assert!(endpoints.remove(one), "the last");
+        assert!(!endpoints.remove(one), "unknown now");
+        assert_eq!(endpoints.snapshot().iter().map(|e| e.addr).collect::<Vec<_>>(), vec![two]);
+        assert!(kept.addr == one);
+        endpoints.insert(two, &settings);
+        endpoints.replace([one, two], &settings);
+        assert_eq!(endpoints.snapshot().iter().map(|e| e.addr).collect::<Vec<_>>(), vec![one, two], "in order");
+        assert!(endpoints.remove(two), "replace counted it once");
+    }
+
+    #[test]
     fn an_ejected_endpoint_is_left_out_while_others_are_up() {
         let (endpoints, settings) = endpoints(3);
         let list = endpoints.snapshot();

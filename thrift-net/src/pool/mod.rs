@@ -1,6 +1,7 @@
 //! The connection pool: connections per endpoint (exclusive, on deadpool, or a few shared
 //! pipelined ones), a balancer over endpoints with ejection and backoff, discard after
-//! errors, and counters per endpoint.
+//! errors, counters per endpoint, and endpoints from a change stream or host names
+//! (`discover`, `resolve`).
 
 mod balance;
 mod config;
