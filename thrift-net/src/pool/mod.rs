@@ -162,7 +162,8 @@ impl Pool {
     /// in both lists keeps its connections, health and counters; a new one starts with
     /// none; one no longer listed takes no new calls, closes its idle connections at once
     /// and its busy ones when their calls end. Calls already choosing an endpoint finish
-    /// with the list they started with.
+    /// with the list they started with. Each address listed counts once, whatever a
+    /// discovery task ([`Pool::discover`]) had counted for it.
     pub fn set_endpoints(&self, endpoints: impl IntoIterator<Item = SocketAddr>) {
         self.inner.endpoints.replace(endpoints, &self.inner.settings);
     }
