@@ -198,4 +198,15 @@ async fn localhost_resolves_with_the_system_resolver_and_calls_succeed() {
     let client = HelloServiceClient::new(pool.clone());
     hello_ok(&client, 20).await;
     assert_eq!(a.metrics().requests, 20);
+
+    // Where localhost names ::1 too and nothing listens there (not so on every machine):
+    // the same as a name with one dead address, whose calls move to the live one.
+    let fake = Fake::default();
+    fake.answer(Some(vec![dead_addr(), a.local_addr()]));
+    let every = Duration::from_secs(1);
+    let (pool, _task) =
+        within(Pool::resolve_with(["service.test:9090"], every, fake, PoolConfig::default())).await.unwrap();
+    assert_eq!(pool.endpoints().len(), 2);
+    hello_ok(&HelloServiceClient::new(pool), 20).await;
+    assert_eq!(a.metrics().requests, 40);
 }
