@@ -160,9 +160,36 @@
 //! could not be opened moves to another endpoint (nothing was sent), and when none is left
 //! it fails at once with [`CallError::Unavailable`]. Calls choose endpoints by power of two
 //! choices on calls in flight, or round robin ([`Balance`]); [`Pool::set_endpoints`]
-//! replaces the list at runtime, the hook for service discovery. [`Pool::metrics`] counts,
+//! replaces the list at runtime. [`Pool::metrics`] counts,
 //! per endpoint, connections active and idle, calls waiting and in flight, connections
 //! created and destroyed, and timeouts.
+//!
+//! Endpoints can also come from service discovery: [`Pool::discover`] follows a stream of
+//! tower's [`Change`] (a DNS SRV, Consul, etcd or Kubernetes watcher), and [`Pool::resolve`]
+//! looks host names up again on an interval ([`Resolve`] plugs in another resolver, such as
+//! hickory). A removed endpoint drains: no new calls, its calls in flight finish.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use thrift_net::{Change, Pool, PoolConfig};
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! // By host name, looked up every 30 s; returns once the first answer is in.
+//! let (pool, _dns) = Pool::resolve(["thrift.internal:9090"], Duration::from_secs(30), PoolConfig::default()).await?;
+//!
+//! // From any change stream: here a channel a watcher task feeds.
+//! let (tx, rx) = tokio::sync::mpsc::channel::<Result<Change<String, _>, std::io::Error>>(16);
+//! # struct Rx<T>(tokio::sync::mpsc::Receiver<T>);
+//! # impl<T> futures_core::Stream for Rx<T> {
+//! #     type Item = T;
+//! #     fn poll_next(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<T>> { self.0.poll_recv(cx) }
+//! # }
+//! let (pool, discovery) = Pool::discover(Rx(rx), PoolConfig::default());
+//! tx.send(Ok(Change::Insert("node-1".to_string(), "10.0.0.1:9090".parse().unwrap()))).await.unwrap();
+//! discovery.ready().await; // the first change is applied
+//! tx.send(Ok(Change::Remove("node-1".to_string()))).await.unwrap(); // drains node-1
+//! # drop(pool); Ok(()) }
+//! ```
 //!
 //! Two modes ([`Mode`]) behind the same API. **Exclusive** (the default): one call per
 //! connection at a time, checked out of the endpoint's deadpool. **Shared**: a few pipelined
@@ -223,7 +250,10 @@ pub use header::{ttheader_keys, Headers};
 pub use local::LocalChannel;
 pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
-pub use pool::{Balance, EndpointMetrics, Maintenance, MaintenanceTask, Mode, Pool, PoolConfig};
+pub use pool::{
+    Balance, Change, DiscoveryStats, DiscoveryTask, DnsChanges, EndpointMetrics, Maintenance, MaintenanceTask, Mode,
+    Pool, PoolConfig, Resolve, SystemResolver,
+};
 #[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
 pub use server::{NamedService, Request, Response, ThriftService, AT_CAPACITY, OVERLOADED, SHUTTING_DOWN};

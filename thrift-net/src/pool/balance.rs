@@ -2,19 +2,27 @@
 //! calls in flight, or round robin, over the endpoints not ejected; an ejected endpoint is
 //! tried by one call at a time once its backoff runs out.
 
-use std::collections::hash_map::RandomState;
+use std::collections::hash_map::{HashMap, RandomState};
 use std::hash::{BuildHasher, Hasher};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::config::Balance;
 use super::endpoint::{Endpoint, Settings};
 
 /// The endpoints of a pool, replaceable while calls run (a call keeps the list it started
 /// with).
+///
+/// An address is the endpoint: adding one already listed counts one more reference to it
+/// (two discovery keys naming the same address share its connections), and it is retired
+/// when its last reference goes. A full [`Endpoints::replace`] makes each listed address
+/// count once.
 pub(crate) struct Endpoints {
     list: RwLock<Arc<[Arc<Endpoint>]>>,
+    /// References to each listed address; taken before `list` by every change, so changes
+    /// apply one at a time.
+    refs: Mutex<HashMap<SocketAddr, usize>>,
     next: AtomicUsize,
     seed: AtomicU64,
 }
@@ -23,6 +31,7 @@ impl Endpoints {
     pub fn new(addrs: impl IntoIterator<Item = SocketAddr>, settings: &Arc<Settings>) -> Self {
         let endpoints = Endpoints {
             list: RwLock::new(Arc::from(Vec::new())),
+            refs: Mutex::new(HashMap::new()),
             next: AtomicUsize::new(0),
             seed: AtomicU64::new(RandomState::new().build_hasher().finish()),
         };
@@ -34,26 +43,56 @@ impl Endpoints {
         self.list.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    /// Makes `addrs` the endpoints (duplicates once). An endpoint that stays keeps its
-    /// connections, health and counters; one that goes closes its idle connections now and
-    /// its busy ones when their calls end.
+    /// Makes `addrs` the endpoints (duplicates once), each counted once. An endpoint that
+    /// stays keeps its connections, health and counters; one that goes closes its idle
+    /// connections now and its busy ones when their calls end.
     pub fn replace(&self, addrs: impl IntoIterator<Item = SocketAddr>, settings: &Arc<Settings>) {
-        let mut list = self.list.write().unwrap_or_else(PoisonError::into_inner);
-        let old = list.clone();
-        let mut new: Vec<Arc<Endpoint>> = Vec::new();
+        let mut wanted: Vec<SocketAddr> = Vec::new();
         for addr in addrs {
-            if new.iter().any(|e| e.addr == addr) {
-                continue;
+            if !wanted.contains(&addr) {
+                wanted.push(addr);
             }
-            let kept = old.iter().find(|e| e.addr == addr).cloned();
-            new.push(kept.unwrap_or_else(|| Arc::new(Endpoint::new(addr, settings))));
         }
-        *list = Arc::from(new);
-        let current = list.clone();
-        drop(list);
-        for gone in old.iter().filter(|e| !current.iter().any(|c| Arc::ptr_eq(c, e))) {
-            gone.retire();
+        self.edit(|edit| {
+            let gone: Vec<SocketAddr> = edit.list.iter().map(|e| e.addr).filter(|a| !wanted.contains(a)).collect();
+            for addr in gone {
+                edit.retire(addr, usize::MAX);
+            }
+            for &addr in &wanted {
+                edit.refs.insert(addr, 1);
+                edit.add(addr, settings, 0);
+            }
+            // In the order given, as before.
+            edit.list.sort_by_key(|e| wanted.iter().position(|a| *a == e.addr));
+        });
+    }
+
+    /// Counts one more reference to `addr`, listing it if it is new (with no connections
+    /// yet). True when it was new.
+    pub fn insert(&self, addr: SocketAddr, settings: &Arc<Settings>) -> bool {
+        self.edit(|edit| edit.add(addr, settings, 1))
+    }
+
+    /// Drops one reference to `addr`; at the last one it leaves the list and is retired
+    /// (no new calls, idle connections closed now, busy ones when their calls end). True
+    /// when it left the list.
+    pub fn remove(&self, addr: SocketAddr) -> bool {
+        self.edit(|edit| edit.retire(addr, 1))
+    }
+
+    /// Applies one change to the list under the lock, publishes the new list, then retires
+    /// what left it (outside the lock: retiring closes connections).
+    fn edit<T>(&self, change: impl FnOnce(&mut Edit<'_>) -> T) -> T {
+        let mut refs = self.refs.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut edit = Edit { list: self.snapshot().to_vec(), refs: &mut refs, gone: Vec::new() };
+        let result = change(&mut edit);
+        let Edit { list, gone, .. } = edit;
+        *self.list.write().unwrap_or_else(PoisonError::into_inner) = Arc::from(list);
+        drop(refs);
+        for endpoint in gone {
+            endpoint.retire();
         }
+        result
     }
 
     /// A random number (splitmix64 over a shared counter): cheap, and good enough to draw
@@ -129,6 +168,41 @@ impl Endpoints {
     }
 }
 
+/// A change to the endpoint list being made: the one place endpoints are added and retired.
+struct Edit<'a> {
+    list: Vec<Arc<Endpoint>>,
+    refs: &'a mut HashMap<SocketAddr, usize>,
+    gone: Vec<Arc<Endpoint>>,
+}
+
+impl Edit<'_> {
+    /// Adds `refs` references to `addr` (at least one in all), listing a new endpoint for
+    /// it if it is not listed. True when it was new.
+    fn add(&mut self, addr: SocketAddr, settings: &Arc<Settings>, refs: usize) -> bool {
+        let count = self.refs.entry(addr).or_insert(0);
+        *count = (*count + refs).max(1);
+        if self.list.iter().any(|e| e.addr == addr) {
+            return false;
+        }
+        self.list.push(Arc::new(Endpoint::new(addr, settings)));
+        true
+    }
+
+    /// Drops `refs` references to `addr`; with none left it leaves the list, to be retired.
+    /// True when it left.
+    fn retire(&mut self, addr: SocketAddr, refs: usize) -> bool {
+        let Some(count) = self.refs.get_mut(&addr) else { return false };
+        *count = count.saturating_sub(refs);
+        if *count > 0 {
+            return false;
+        }
+        self.refs.remove(&addr);
+        let Some(i) = self.list.iter().position(|e| e.addr == addr) else { return false };
+        self.gone.push(self.list.remove(i));
+        true
+    }
+}
+
 /// The endpoint chosen for a call; a probe of an ejected endpoint ends when this drops.
 pub(crate) struct Picked {
     pub index: usize,
@@ -178,6 +252,25 @@ mod tests {
 
     fn refused() -> TransportError {
         TransportError::from(std::io::Error::from(std::io::ErrorKind::ConnectionRefused))
+    }
+
+    #[test]
+    fn an_address_leaves_with_its_last_reference_and_replace_counts_each_once() {
+        let (endpoints, settings) = endpoints(1);
+        let one = SocketAddr::from(([127, 0, 0, 1], 1));
+        let two = SocketAddr::from(([127, 0, 0, 1], 2));
+        assert!(!endpoints.insert(one, &settings), "listed already: one more reference");
+        assert!(endpoints.insert(two, &settings));
+        let kept = endpoints.snapshot()[0].clone();
+        assert!(!endpoints.remove(one), "one reference left");
+        assert!(endpoints.remove(one), "the last");
+        assert!(!endpoints.remove(one), "unknown now");
+        assert_eq!(endpoints.snapshot().iter().map(|e| e.addr).collect::<Vec<_>>(), vec![two]);
+        assert!(kept.addr == one);
+        endpoints.insert(two, &settings);
+        endpoints.replace([one, two], &settings);
+        assert_eq!(endpoints.snapshot().iter().map(|e| e.addr).collect::<Vec<_>>(), vec![one, two], "in order");
+        assert!(endpoints.remove(two), "replace counted it once");
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! The connection pool: connections per endpoint (exclusive, on deadpool, or a few shared
 //! pipelined ones), a balancer over endpoints with ejection and backoff, discard after
-//! errors, and counters per endpoint.
+//! errors, counters per endpoint, and endpoints from a change stream or host names
+//! (`discover`, `resolve`).
 
 mod balance;
 mod config;
+mod discover;
 mod endpoint;
 mod exclusive;
 mod metrics;
+mod resolve;
 mod shared;
 
 use std::future::Future;
@@ -20,7 +23,10 @@ use crate::channel::{is_at_capacity, CallError, Channel, Reply};
 use crate::client::Client;
 
 pub use config::{Balance, Mode, PoolConfig};
+pub use discover::{DiscoveryStats, DiscoveryTask};
 pub use metrics::EndpointMetrics;
+pub use resolve::{DnsChanges, Resolve, SystemResolver};
+pub use tower::discover::Change;
 
 use balance::Endpoints;
 use endpoint::{CheckoutError, Endpoint, Settings};
@@ -107,6 +113,8 @@ pub struct Pool {
 struct Inner {
     settings: Arc<Settings>,
     endpoints: Endpoints,
+    /// Dropped with the last clone of the pool, which tells a discovery task to stop.
+    dropped: tokio::sync::watch::Sender<()>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -137,7 +145,8 @@ impl Pool {
     pub fn new(endpoints: impl IntoIterator<Item = SocketAddr>, config: PoolConfig) -> Pool {
         let settings = Arc::new(Settings::new(&config));
         let endpoints = Endpoints::new(endpoints, &settings);
-        Pool { inner: Arc::new(Inner { settings, endpoints }) }
+        let dropped = tokio::sync::watch::Sender::new(());
+        Pool { inner: Arc::new(Inner { settings, endpoints, dropped }) }
     }
 
     /// The settings in force (limits brought within their bounds, such as `max_idle` at
@@ -155,7 +164,8 @@ impl Pool {
     /// in both lists keeps its connections, health and counters; a new one starts with
     /// none; one no longer listed takes no new calls, closes its idle connections at once
     /// and its busy ones when their calls end. Calls already choosing an endpoint finish
-    /// with the list they started with.
+    /// with the list they started with. Each address listed counts once, whatever a
+    /// discovery task ([`Pool::discover`]) had counted for it.
     pub fn set_endpoints(&self, endpoints: impl IntoIterator<Item = SocketAddr>) {
         self.inner.endpoints.replace(endpoints, &self.inner.settings);
     }
