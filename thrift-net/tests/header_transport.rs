@@ -88,8 +88,9 @@ async fn handlers_see_the_headers_each_handle_sends() {
         .await
         .unwrap();
     for (transport, protocol) in HEADER_WIRES {
-        let client =
-            within(Client::connect(handle.local_addr(), ClientConfig::new(transport, protocol))).await.unwrap();
+        // Without a call timeout, whose header would arrive too (see `server_tower.rs`).
+        let config = ClientConfig { call_timeout: None, ..ClientConfig::new(transport, protocol) };
+        let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
         // No headers: none arrive.
         let shown = within(show::Client::new(client.clone()).show()).await.unwrap();
         assert_eq!(shown, vec![format!("{transport:?}")]);

@@ -167,6 +167,20 @@ async fn a_handler_sees_its_requests_context() {
     let seen = within(timed.whoami(None)).await.unwrap();
     assert_eq!((seen.transport.as_str(), seen.deadline_ms), ("TTHeader", Some(1500)));
     assert_eq!(gate::IDEMPOTENT_METHODS, ["whoami"]);
+
+    // A client's timeout travels with its calls on header transports: the configured one,
+    // or one set per handle.
+    for transport in [Transport::TTHeader, Transport::Header] {
+        let config = ClientConfig::new(transport, ProtocolKind::Compact);
+        let default_ms = config.call_timeout.map(|t| t.as_millis() as i64);
+        let connection = within(Client::connect(handle.local_addr(), config)).await.unwrap();
+        let seen = within(gate::Client::new(connection.clone()).whoami(None)).await.unwrap();
+        assert_eq!(seen.deadline_ms, default_ms, "{transport:?}");
+        let hasty = gate::Client::new(connection.with_timeout(Duration::from_millis(700)));
+        assert_eq!(within(hasty.whoami(None)).await.unwrap().deadline_ms, Some(700), "{transport:?}");
+        let patient = gate::Client::new(connection.with_timeout(None));
+        assert_eq!(within(patient.whoami(None)).await.unwrap().deadline_ms, None, "{transport:?}");
+    }
     handle.shutdown(Duration::from_secs(5)).await;
 }
 

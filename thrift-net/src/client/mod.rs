@@ -9,6 +9,7 @@ mod tower;
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use thrift_core::{Encode, MessageHeader, MessageType};
@@ -78,8 +79,11 @@ use connection::{Outbound, Shared};
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Handle>,
-    /// Sent with every call on a header transport ([`Client::with_headers`]).
+    /// Sent with every call on a header transport ([`Client::with_headers`]), the call's
+    /// timeout among them.
     headers: Option<Arc<Headers>>,
+    /// How long each call of this handle may take ([`Client::with_timeout`]).
+    timeout: Option<Duration>,
 }
 
 /// Shared by the clones of one client; dropping the last one closes the connection.
@@ -231,9 +235,61 @@ impl Client {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
+        let timeout = config.call_timeout;
         let shared = Arc::new(Shared::new(config));
         let tx = connection::spawn(rd, wr, shared.clone());
-        Client { inner: Arc::new(Handle { shared, tx }), headers: None }
+        Client { inner: Arc::new(Handle { shared, tx }), headers: None, timeout }.with_timeout(timeout)
+    }
+
+    /// A handle to the same connection whose calls each wait at most `timeout` for their
+    /// reply (`None`: forever), instead of [`ClientConfig::call_timeout`]: a deadline per
+    /// call, or per caller. On a header transport the server learns it too, as the
+    /// request's [deadline](crate::Request::deadline): a TTHeader call carries it as
+    /// `RPC_TIMEOUT`, a THeader call as `client_timeout` (milliseconds, as Kitex and
+    /// fbthrift send them).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use thrift_net::{service, CallError, Client, ClientConfig, Server};
+    ///
+    /// #[service]
+    /// trait Slow {
+    ///     async fn nap(&self, #[thrift(id = 1)] ms: i64);
+    /// }
+    /// struct Napper;
+    /// impl Slow for Napper {
+    ///     async fn nap(&self, ms: i64) {
+    ///         tokio::time::sleep(Duration::from_millis(ms as u64)).await
+    ///     }
+    /// }
+    ///
+    /// # fn main() {
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = Server::new().bind("127.0.0.1:0", slow::Server::new(Napper)).await?;
+    /// let connection = Client::connect(server.local_addr(), ClientConfig::default()).await?;
+    /// let hasty = slow::Client::new(connection.with_timeout(Duration::from_millis(50)));
+    /// assert!(matches!(hasty.nap(10_000).await, Err(CallError::Timeout(_))));
+    /// // The connection is not spoiled for the patient.
+    /// slow::Client::new(connection).nap(1).await?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// # }
+    /// ```
+    pub fn with_timeout(&self, timeout: impl Into<Option<Duration>>) -> Client {
+        let timeout = timeout.into();
+        let mut headers = self.headers.as_deref().cloned().unwrap_or_default();
+        headers.remove(crate::server::CLIENT_TIMEOUT);
+        headers.remove_int(crate::ttheader_keys::RPC_TIMEOUT);
+        if let Some(limit) = timeout {
+            let millis = limit.as_millis().max(1).to_string();
+            match self.config().transport {
+                Transport::TTHeader => headers.insert_int(crate::ttheader_keys::RPC_TIMEOUT, millis),
+                Transport::Header | Transport::FramedHeader => headers.insert(crate::server::CLIENT_TIMEOUT, millis),
+                _ => {}
+            }
+        }
+        let headers = (!headers.is_empty()).then(|| Arc::new(headers));
+        Client { inner: self.inner.clone(), headers, timeout }
     }
 
     /// A handle to the same connection whose calls also carry `headers`, on the
@@ -271,7 +327,7 @@ impl Client {
     pub fn with_headers(&self, headers: Headers) -> Client {
         let mut all = self.headers.as_deref().cloned().unwrap_or_default();
         all.extend(&headers);
-        Client { inner: self.inner.clone(), headers: Some(Arc::new(all)) }
+        Client { inner: self.inner.clone(), headers: Some(Arc::new(all)), timeout: self.timeout }
     }
 
     /// The headers this handle sends with each call on a header transport.
@@ -370,7 +426,7 @@ impl Client {
 
     /// Runs `exchange` within the call timeout.
     async fn timed<T>(&self, exchange: impl Future<Output = Result<T, CallError>>) -> Result<T, CallError> {
-        match self.config().call_timeout {
+        match self.timeout {
             Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(limit))),
             None => exchange.await,
         }

@@ -86,6 +86,14 @@ impl Headers {
         self.ints.push((key, value.into()));
     }
 
+    /// Removes the integer key `key`, answering its value.
+    pub fn remove_int(&mut self, key: u16) -> Option<Bytes> {
+        let at = self.ints.iter().rposition(|(k, _)| *k == key)?;
+        let value = self.ints.remove(at).1;
+        self.ints.retain(|(k, _)| *k != key);
+        Some(value)
+    }
+
     /// Appends a header read from the wire, without looking for an earlier one of its key
     /// (reading stays linear; the getters find the last).
     pub(crate) fn push(&mut self, key: Bytes, value: Bytes) {
