@@ -24,6 +24,18 @@ pub trait Channel: Send + Sync {
         args: &A,
     ) -> impl Future<Output = Result<Reply, CallError>> + Send;
 
+    /// Sends a call of a method marked `#[thrift(idempotent)]`, which a channel may send
+    /// again after a failure that leaves its outcome unknown (a [`Pool`](crate::Pool) does,
+    /// within its retry budget). By default, as [`Channel::call`].
+    fn call_idempotent<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> impl Future<Output = Result<Reply, CallError>> + Send {
+        self.call(service, method, args)
+    }
+
     /// Sends a oneway message; it completes once the message is written.
     fn oneway<A: Encode + Sync>(
         &self,

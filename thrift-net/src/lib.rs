@@ -252,7 +252,7 @@ pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
 pub use pool::{
     Balance, Change, DiscoveryStats, DiscoveryTask, DnsChanges, EndpointMetrics, Maintenance, MaintenanceTask, Mode,
-    Pool, PoolConfig, Resolve, SystemResolver,
+    Pool, PoolConfig, Resolve, RetryBudget, RetryStats, SystemResolver,
 };
 #[cfg(feature = "server")]
 pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};

@@ -324,8 +324,12 @@ fn client(names: &Names<'_>) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
         } else {
+            let call = match m.idempotent {
+                true => quote!(call_idempotent),
+                false => quote!(call),
+            };
             quote! {
-                let reply = self.channel.call(#name, #method_name, &args).await.map_err(#net::CallError::widen)?;
+                let reply = self.channel.#call(#name, #method_name, &args).await.map_err(#net::CallError::widen)?;
                 reply.into_result::<#ret, #err>()
             }
         };

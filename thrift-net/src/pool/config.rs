@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::retry::RetryBudget;
 use crate::client::ClientConfig;
 
 /// How calls share connections.
@@ -111,6 +112,12 @@ pub struct PoolConfig {
     /// runs out one call at a time probes it, and only a probe that gets a reply readmits it;
     /// a failed probe ejects it again for twice as long. 0 disables it. Default: 5.
     pub eject_after_failures: u32,
+    /// How many calls may be sent again. A call is sent again (on another connection, at
+    /// most twice) when it certainly did not run (never sent; refused unrun by a server
+    /// shutting down, at its connection limit or shedding load), or, for a method marked
+    /// `#[thrift(idempotent)]`, when its connection failed or no reply came in time; each
+    /// retry is paid for by this budget. Default: [`RetryBudget::default`], Finagle's.
+    pub retry_budget: RetryBudget,
     /// Open every connection over TLS with this configuration and server name (see
     /// [`Client::connect_tls`](crate::Client::connect_tls)); the handshake counts in
     /// [`PoolConfig::connect_timeout`], and an endpoint whose handshake fails counts as
@@ -175,6 +182,7 @@ impl Default for PoolConfig {
             eject_backoff: Self::DEFAULT_EJECT_BACKOFF,
             max_eject_backoff: Self::DEFAULT_MAX_EJECT_BACKOFF,
             eject_after_failures: Self::DEFAULT_EJECT_AFTER_FAILURES,
+            retry_budget: RetryBudget::default(),
             #[cfg(feature = "tls")]
             tls: None,
         }

@@ -10,6 +10,7 @@ mod endpoint;
 mod exclusive;
 mod metrics;
 mod resolve;
+mod retry;
 mod shared;
 
 use std::future::Future;
@@ -26,6 +27,7 @@ pub use config::{Balance, Mode, PoolConfig};
 pub use discover::{DiscoveryStats, DiscoveryTask};
 pub use metrics::EndpointMetrics;
 pub use resolve::{DnsChanges, Resolve, SystemResolver};
+pub use retry::{RetryBudget, RetryStats};
 pub use tower::discover::Change;
 
 use balance::Endpoints;
@@ -112,6 +114,7 @@ pub struct Pool {
 
 struct Inner {
     settings: Arc<Settings>,
+    retries: retry::Retries,
     endpoints: Endpoints,
     /// Dropped with the last clone of the pool, which tells a discovery task to stop.
     dropped: tokio::sync::watch::Sender<()>,
@@ -146,7 +149,8 @@ impl Pool {
         let settings = Arc::new(Settings::new(&config));
         let endpoints = Endpoints::new(endpoints, &settings);
         let dropped = tokio::sync::watch::Sender::new(());
-        Pool { inner: Arc::new(Inner { settings, endpoints, dropped }) }
+        let retries = retry::Retries::new(&settings.config.retry_budget);
+        Pool { inner: Arc::new(Inner { settings, retries, endpoints, dropped }) }
     }
 
     /// The settings in force (limits brought within their bounds, such as `max_idle` at
@@ -225,21 +229,29 @@ impl Pool {
     /// connection back (or discards it) according to the outcome. A call that certainly did
     /// not run (never sent, or refused unrun by a server shutting down) is made again, at
     /// most [`RESENDS`] times.
-    async fn dispatch<T, F, Fut>(&self, op: F) -> Result<T, CallError>
+    async fn dispatch<T, F, Fut>(&self, idempotent: bool, op: F) -> Result<T, CallError>
     where
         F: Fn(Client) -> Fut,
         Fut: Future<Output = Result<T, CallError>>,
     {
+        let retries = &self.inner.retries;
+        retries.called();
         let mut resends = 0;
         loop {
             let result = self.dispatch_once(&op).await;
             match &result {
-                Err(e) if resends < RESENDS && e.is_retry_safe() && !matches!(e, CallError::Unavailable(_)) => {
+                Err(e) if resends < RESENDS && retry::may_retry(e, idempotent) && retries.withdraw() => {
+                    tracing::debug!(error = %e, resends, "sending the call again");
                     resends += 1;
                 }
                 _ => return result,
             }
         }
+    }
+
+    /// What the pool's retries did so far.
+    pub fn retries(&self) -> RetryStats {
+        self.inner.retries.stats()
     }
 
     async fn dispatch_once<T, F, Fut>(&self, op: &F) -> Result<T, CallError>
@@ -284,7 +296,8 @@ impl Pool {
     }
 }
 
-/// How many times a call that certainly did not run is sent again, on another connection.
+/// How many times a call is sent again, on another connection, when its failure allows it
+/// (see [`retry::may_retry`]) and the [`RetryBudget`] can pay.
 const RESENDS: usize = 2;
 
 /// Why no endpoint took a call: those refused during it, else each endpoint's state.
@@ -337,7 +350,18 @@ impl Channel for Pool {
         method: &'static str,
         args: &A,
     ) -> Result<Reply, CallError> {
-        self.dispatch(|client| async move { client.call(service, method, args).await }).await
+        self.dispatch(false, |client| async move { client.call(service, method, args).await }).await
+    }
+
+    /// As [`Channel::call`], and sent again after a transport failure or a timeout too
+    /// (the call may have run, which an idempotent method allows), within the budget.
+    async fn call_idempotent<A: Encode + Sync>(
+        &self,
+        service: &'static str,
+        method: &'static str,
+        args: &A,
+    ) -> Result<Reply, CallError> {
+        self.dispatch(true, |client| async move { client.call(service, method, args).await }).await
     }
 
     async fn oneway<A: Encode + Sync>(
@@ -346,7 +370,7 @@ impl Channel for Pool {
         method: &'static str,
         args: &A,
     ) -> Result<(), CallError> {
-        self.dispatch(|client| async move { client.oneway(service, method, args).await }).await
+        self.dispatch(false, |client| async move { client.oneway(service, method, args).await }).await
     }
 }
 
