@@ -4,6 +4,8 @@
 mod codec;
 mod config;
 mod connection;
+#[cfg(feature = "metrics")]
+mod export;
 mod listener;
 mod metrics;
 mod multiplex;
@@ -215,7 +217,7 @@ impl Server {
     fn serve_on<S: Service, L: Listener>(&self, listener: L, service: S) -> io::Result<ServerHandle<L::Addr>> {
         let local_addr = listener.local_addr()?;
         let signals = Signals::new();
-        let counters = Arc::new(Counters::default());
+        let counters = Arc::new(Counters::new(&self.config));
         let shared = Arc::new(Shared {
             service,
             config: self.config.clone(),
