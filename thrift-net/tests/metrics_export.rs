@@ -25,15 +25,14 @@ fn snapshotter() -> &'static Snapshotter {
     })
 }
 
+/// One metric read: its name, its labels, its value.
+type Entry = (String, Vec<(String, String)>, DebugValue);
+
 /// The recorder's snapshot zeroes what it reads, so the tests take turns.
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// Every metric named `name` whose labels include all of `labels`.
-fn values<'a>(
-    snapshot: &'a [(String, Vec<(String, String)>, DebugValue)],
-    name: &str,
-    labels: &[(&str, &str)],
-) -> Vec<&'a DebugValue> {
+fn values<'a>(snapshot: &'a [Entry], name: &str, labels: &[(&str, &str)]) -> Vec<&'a DebugValue> {
     snapshot
         .iter()
         .filter(|(n, l, _)| n == name && labels.iter().all(|(k, v)| l.iter().any(|(lk, lv)| lk == k && lv == v)))
@@ -41,7 +40,7 @@ fn values<'a>(
         .collect()
 }
 
-fn take() -> Vec<(String, Vec<(String, String)>, DebugValue)> {
+fn take() -> Vec<Entry> {
     snapshotter()
         .snapshot()
         .into_vec()
@@ -54,7 +53,7 @@ fn take() -> Vec<(String, Vec<(String, String)>, DebugValue)> {
         .collect()
 }
 
-fn counter(snapshot: &[(String, Vec<(String, String)>, DebugValue)], name: &str, labels: &[(&str, &str)]) -> u64 {
+fn counter(snapshot: &[Entry], name: &str, labels: &[(&str, &str)]) -> u64 {
     match values(snapshot, name, labels).as_slice() {
         [DebugValue::Counter(n)] => *n,
         other => panic!("{name} {labels:?}: {other:?}"),
