@@ -26,6 +26,7 @@
 //! | `pool` | on | the connection [`Pool`] (implies `client`) |
 //! | `tls` | off | TLS on rustls (`ring`): `Server::bind_tls`, `Client::connect_tls`, PEM helpers in `tls` |
 //! | `zlib` | off | Apache's zlib transport (`ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib`) and THeader's zlib transform (compressed header requests are refused without it) |
+//! | `metrics` | off | the server and pool report through the `metrics` facade (names and labels in `metrics_names`), `ServerBuilder::metrics_labels`, `PoolConfig::metrics_labels` |
 //!
 //! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
 //! ([`Channel`], [`Request`], [`Response`], [`NamedService`]), the [`Multiplexed`] router
@@ -228,6 +229,8 @@ pub mod http;
 mod keepalive;
 mod local;
 mod message;
+#[cfg(feature = "metrics")]
+pub mod metrics_names;
 #[cfg(any(feature = "server", feature = "http"))]
 mod panics;
 #[cfg(feature = "pool")]

@@ -124,6 +124,11 @@ pub struct PoolConfig {
     /// refusing the connection. Default: plain TCP.
     #[cfg(feature = "tls")]
     pub tls: Option<crate::tls::ClientTls>,
+    /// Labels added, beside `endpoint`, to every metric the pool emits through the
+    /// `metrics` facade (see [`metrics_names`](crate::metrics_names)), to tell several pools
+    /// apart, e.g. `("upstream", "users")`. Default: none.
+    #[cfg(feature = "metrics")]
+    pub metrics_labels: Vec<(String, String)>,
 }
 
 impl PoolConfig {
@@ -185,6 +190,8 @@ impl Default for PoolConfig {
             retry_budget: RetryBudget::default(),
             #[cfg(feature = "tls")]
             tls: None,
+            #[cfg(feature = "metrics")]
+            metrics_labels: Vec::new(),
         }
     }
 }

@@ -134,7 +134,7 @@ pub(crate) struct Health {
     /// A call is trying the endpoint after its backoff (one at a time).
     probing: AtomicBool,
     /// Ejections since the pool started.
-    ejections: AtomicU64,
+    ejections: super::metrics::Count,
     /// The ejection is for failed calls, not refused connections (read on picks).
     ejected_for_calls: AtomicBool,
     /// Calls failed in a row (read on every call's end, so outside the lock).
@@ -356,8 +356,14 @@ pub(crate) struct Endpoint {
 
 impl Endpoint {
     pub fn new(addr: SocketAddr, settings: &Arc<Settings>) -> Endpoint {
-        let counters = Arc::new(Counters::default());
-        let health = Arc::new(Health::default());
+        #[cfg(not(feature = "metrics"))]
+        let (counters, health) = (Arc::new(Counters::default()), Arc::new(Health::default()));
+        #[cfg(feature = "metrics")]
+        let (counters, health) = {
+            let labels = super::metrics::labels(addr, &settings.config.metrics_labels);
+            let ejections = super::metrics::Count::exported(crate::metrics_names::POOL_EJECTIONS_TOTAL, &labels);
+            (Arc::new(Counters::exported(&labels)), Arc::new(Health { ejections, ..Health::default() }))
+        };
         let connections = match settings.config.mode {
             Mode::Exclusive => {
                 Connections::Exclusive(Exclusive::new(addr, settings.clone(), counters.clone(), health.clone()))

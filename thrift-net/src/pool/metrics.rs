@@ -2,7 +2,7 @@
 //! reads.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A snapshot of one endpoint's connections and calls, from
@@ -41,30 +41,122 @@ pub struct EndpointMetrics {
     pub ejections: u64,
 }
 
+/// A live gauge: an atomic the snapshot reads and, with the `metrics` feature, the facade
+/// gauge it moves in step. Its methods mirror the atomic's, so call sites read as before.
+#[derive(Debug, Default)]
+pub(crate) struct Level {
+    value: AtomicUsize,
+    #[cfg(feature = "metrics")]
+    export: Option<metrics::Gauge>,
+}
+
+impl Level {
+    pub fn fetch_add(&self, n: usize, order: Ordering) -> usize {
+        #[cfg(feature = "metrics")]
+        if let Some(g) = &self.export {
+            g.increment(n as f64);
+        }
+        self.value.fetch_add(n, order)
+    }
+
+    pub fn fetch_sub(&self, n: usize, order: Ordering) -> usize {
+        #[cfg(feature = "metrics")]
+        if let Some(g) = &self.export {
+            g.decrement(n as f64);
+        }
+        self.value.fetch_sub(n, order)
+    }
+
+    pub fn load(&self, order: Ordering) -> usize {
+        self.value.load(order)
+    }
+}
+
+/// A live counter: an atomic and, with the `metrics` feature, the facade counter it moves
+/// in step.
+#[derive(Debug, Default)]
+pub(crate) struct Count {
+    value: AtomicU64,
+    #[cfg(feature = "metrics")]
+    export: Option<metrics::Counter>,
+}
+
+impl Count {
+    /// A counter registered with the facade as `name` under `labels`.
+    #[cfg(feature = "metrics")]
+    pub fn exported(name: &'static str, labels: &[metrics::Label]) -> Self {
+        Count { value: AtomicU64::new(0), export: Some(metrics::counter!(name, labels.to_vec())) }
+    }
+
+    pub fn fetch_add(&self, n: u64, order: Ordering) -> u64 {
+        #[cfg(feature = "metrics")]
+        if let Some(c) = &self.export {
+            c.increment(n);
+        }
+        self.value.fetch_add(n, order)
+    }
+
+    pub fn load(&self, order: Ordering) -> u64 {
+        self.value.load(order)
+    }
+}
+
+#[cfg(feature = "metrics")]
+impl Level {
+    fn exported(name: &'static str, labels: &[metrics::Label]) -> Self {
+        Level { value: AtomicUsize::new(0), export: Some(metrics::gauge!(name, labels.to_vec())) }
+    }
+}
+
+/// The facade labels of one endpoint: `endpoint` and the pool's own.
+#[cfg(feature = "metrics")]
+pub(crate) fn labels(addr: SocketAddr, pool: &[(String, String)]) -> Vec<metrics::Label> {
+    let mut labels = vec![metrics::Label::new("endpoint", addr.to_string())];
+    labels.extend(pool.iter().map(|(k, v)| metrics::Label::new(k.clone(), v.clone())));
+    labels
+}
+
 /// The live counters of one endpoint.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     /// Connections alive (a [`Connection`](super::endpoint::Connection) not yet dropped).
-    pub open: AtomicUsize,
+    pub open: Level,
     /// Exclusive mode: connections checked out.
-    pub checked_out: AtomicUsize,
+    pub checked_out: Level,
     /// Exclusive mode: connections in the idle queue.
-    pub idle: AtomicUsize,
-    pub waiting: AtomicUsize,
-    pub in_flight: AtomicUsize,
-    pub created: AtomicU64,
-    pub destroyed: AtomicU64,
-    pub timeouts: AtomicU64,
-    pub connect_failures: AtomicU64,
+    pub idle: Level,
+    pub waiting: Level,
+    pub in_flight: Level,
+    pub created: Count,
+    pub destroyed: Count,
+    pub timeouts: Count,
+    pub connect_failures: Count,
 }
 
 impl Counters {
-    pub fn bump(counter: &AtomicU64) {
+    /// The counters of the endpoint at `addr`, registered with the facade under its labels.
+    #[cfg(feature = "metrics")]
+    pub fn exported(labels: &[metrics::Label]) -> Self {
+        use crate::metrics_names as n;
+        Counters {
+            open: Level::exported(n::POOL_CONNECTIONS_OPEN, labels),
+            checked_out: Level::exported(n::POOL_CONNECTIONS_ACTIVE, labels),
+            idle: Level::exported(n::POOL_CONNECTIONS_IDLE, labels),
+            waiting: Level::exported(n::POOL_CALLS_WAITING, labels),
+            in_flight: Level::exported(n::POOL_CALLS_IN_FLIGHT, labels),
+            created: Count::exported(n::POOL_CONNECTIONS_CREATED_TOTAL, labels),
+            destroyed: Count::exported(n::POOL_CONNECTIONS_DESTROYED_TOTAL, labels),
+            timeouts: Count::exported(n::POOL_TIMEOUTS_TOTAL, labels),
+            connect_failures: Count::exported(n::POOL_CONNECT_FAILURES_TOTAL, labels),
+        }
+    }
+
+    pub fn bump(counter: &Count) {
         counter.fetch_add(1, Relaxed);
     }
 
     /// Counts one more in `counter` until the guard drops.
-    pub fn hold(self: &Arc<Self>, counter: fn(&Counters) -> &AtomicUsize) -> Held {
+    pub fn hold(self: &Arc<Self>, counter: fn(&Counters) -> &Level) -> Held {
         counter(self).fetch_add(1, Relaxed);
         Held { counters: self.clone(), counter }
     }
@@ -73,7 +165,7 @@ impl Counters {
 /// One unit of a gauge, given back on drop (whatever way the future holding it ends).
 pub(crate) struct Held {
     counters: Arc<Counters>,
-    counter: fn(&Counters) -> &AtomicUsize,
+    counter: fn(&Counters) -> &Level,
 }
 
 impl Drop for Held {

@@ -240,7 +240,7 @@ impl<L> Server<L> {
         let service = self.layer.layer(service);
         let local_addr = listener.local_addr()?;
         let signals = Signals::new();
-        let counters = Arc::new(Counters::default());
+        let counters = Arc::new(Counters::new(&self.config));
         let shared = Arc::new(Shared {
             config: self.config.clone(),
             counters: counters.clone(),

@@ -26,6 +26,9 @@ pub(crate) struct ServerConfig {
     #[cfg(feature = "zlib")]
     pub zlib: bool,
     pub limits: Limits,
+    /// Labels on every metric this server emits through the `metrics` facade.
+    #[cfg(feature = "metrics")]
+    pub metrics_labels: Vec<(String, String)>,
 }
 
 impl Default for ServerConfig {
@@ -44,6 +47,8 @@ impl Default for ServerConfig {
             #[cfg(feature = "zlib")]
             zlib: false,
             limits: ServerBuilder::default_limits(),
+            #[cfg(feature = "metrics")]
+            metrics_labels: Vec::new(),
         }
     }
 }
@@ -314,6 +319,18 @@ impl<L> ServerBuilder<L> {
     /// [`Limits::default`] to serve old clients that write non-strict ones.
     pub fn limits(mut self, limits: Limits) -> Self {
         self.config.limits = limits;
+        self
+    }
+
+    /// Labels added to every metric the server emits through the `metrics` facade (see
+    /// [`metrics_names`](crate::metrics_names)), to tell several servers of one process
+    /// apart, e.g. `[("service", "calculator")]`. None unless set.
+    #[cfg(feature = "metrics")]
+    pub fn metrics_labels<K: Into<String>, V: Into<String>>(
+        mut self,
+        labels: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        self.config.metrics_labels = labels.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
         self
     }
 

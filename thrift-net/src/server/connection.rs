@@ -593,6 +593,8 @@ impl<S: ThriftService> Handling<S> {
         let shared = &self.shared;
         // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
         let request = incoming.clone();
+        #[cfg(feature = "metrics")]
+        let _timer = super::export::time(&shared.counters, request.method());
         // A oneway request's sender does not wait for it: its leaving cancels nothing.
         let cancellable = request.kind() != MessageType::Oneway;
         let timeout = shared.config.handler_timeout;

@@ -58,53 +58,117 @@ pub struct Metrics {
     pub handlers_cancelled: u64,
 }
 
+/// One live counter: an atomic the snapshot reads and, with the `metrics` feature, the
+/// facade handle it moves in step.
+#[derive(Debug, Default)]
+pub(crate) struct Stat {
+    value: AtomicU64,
+    #[cfg(feature = "metrics")]
+    export: super::export::Handle,
+}
+
+impl Stat {
+    #[cfg(feature = "metrics")]
+    fn exported(export: super::export::Handle) -> Self {
+        Stat { value: AtomicU64::new(0), export }
+    }
+
+    fn load(&self) -> u64 {
+        self.value.load(Relaxed)
+    }
+}
+
 /// The live counters behind [`Metrics`].
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
-    pub connections: AtomicU64,
-    pub connections_accepted: AtomicU64,
-    pub connections_rejected: AtomicU64,
-    pub requests: AtomicU64,
-    pub in_flight: AtomicU64,
-    pub errors: AtomicU64,
-    pub bytes_in: AtomicU64,
-    pub bytes_out: AtomicU64,
-    pub requests_refused: AtomicU64,
-    pub bytes_pending: AtomicU64,
-    pub write_timeouts: AtomicU64,
-    pub bytes_receiving: AtomicU64,
-    pub receive_budget_exceeded: AtomicU64,
-    pub handler_timeouts: AtomicU64,
-    pub handlers_cancelled: AtomicU64,
+    pub connections: Stat,
+    pub connections_accepted: Stat,
+    pub connections_rejected: Stat,
+    pub requests: Stat,
+    pub in_flight: Stat,
+    pub errors: Stat,
+    pub bytes_in: Stat,
+    pub bytes_out: Stat,
+    pub requests_refused: Stat,
+    pub bytes_pending: Stat,
+    pub write_timeouts: Stat,
+    pub bytes_receiving: Stat,
+    pub receive_budget_exceeded: Stat,
+    pub handler_timeouts: Stat,
+    pub handlers_cancelled: Stat,
+    /// Request durations by method.
+    #[cfg(feature = "metrics")]
+    pub durations: super::export::Durations,
 }
 
 impl Counters {
-    pub fn snapshot(&self) -> Metrics {
-        Metrics {
-            connections: self.connections.load(Relaxed),
-            connections_accepted: self.connections_accepted.load(Relaxed),
-            connections_rejected: self.connections_rejected.load(Relaxed),
-            requests: self.requests.load(Relaxed),
-            in_flight: self.in_flight.load(Relaxed),
-            errors: self.errors.load(Relaxed),
-            bytes_in: self.bytes_in.load(Relaxed),
-            bytes_out: self.bytes_out.load(Relaxed),
-            requests_refused: self.requests_refused.load(Relaxed),
-            bytes_pending: self.bytes_pending.load(Relaxed),
-            write_timeouts: self.write_timeouts.load(Relaxed),
-            bytes_receiving: self.bytes_receiving.load(Relaxed),
-            receive_budget_exceeded: self.receive_budget_exceeded.load(Relaxed),
-            handler_timeouts: self.handler_timeouts.load(Relaxed),
-            handlers_cancelled: self.handlers_cancelled.load(Relaxed),
+    /// The counters of a new server, registered with the facade under its labels.
+    pub fn new(config: &super::config::ServerConfig) -> Self {
+        #[cfg(feature = "metrics")]
+        {
+            use super::export::Handle;
+            use crate::metrics_names as n;
+            let labels = super::export::labels(&config.metrics_labels);
+            let labels = &labels[..];
+            Counters {
+                connections: Stat::exported(Handle::gauge(n::SERVER_CONNECTIONS, labels)),
+                connections_accepted: Stat::exported(Handle::counter(n::SERVER_CONNECTIONS_ACCEPTED_TOTAL, labels)),
+                connections_rejected: Stat::exported(Handle::counter(n::SERVER_CONNECTIONS_REJECTED_TOTAL, labels)),
+                requests: Stat::exported(Handle::counter(n::SERVER_REQUESTS_TOTAL, labels)),
+                in_flight: Stat::exported(Handle::gauge(n::SERVER_IN_FLIGHT, labels)),
+                errors: Stat::exported(Handle::counter(n::SERVER_ERRORS_TOTAL, labels)),
+                bytes_in: Stat::exported(Handle::counter(n::SERVER_RECEIVED_BYTES_TOTAL, labels)),
+                bytes_out: Stat::exported(Handle::counter(n::SERVER_SENT_BYTES_TOTAL, labels)),
+                requests_refused: Stat::exported(Handle::counter(n::SERVER_REQUESTS_REFUSED_TOTAL, labels)),
+                bytes_pending: Stat::exported(Handle::gauge(n::SERVER_PENDING_BYTES, labels)),
+                write_timeouts: Stat::exported(Handle::counter(n::SERVER_WRITE_TIMEOUTS_TOTAL, labels)),
+                bytes_receiving: Stat::exported(Handle::gauge(n::SERVER_RECEIVING_BYTES, labels)),
+                receive_budget_exceeded: Stat::exported(Handle::counter(
+                    n::SERVER_RECEIVE_BUDGET_EXCEEDED_TOTAL,
+                    labels,
+                )),
+                handler_timeouts: Stat::exported(Handle::counter(n::SERVER_HANDLER_TIMEOUTS_TOTAL, labels)),
+                handlers_cancelled: Stat::exported(Handle::counter(n::SERVER_HANDLERS_CANCELLED_TOTAL, labels)),
+                durations: super::export::Durations::new(labels),
+            }
+        }
+        #[cfg(not(feature = "metrics"))]
+        {
+            let _ = config;
+            Counters::default()
         }
     }
 
-    pub fn add(counter: &AtomicU64, n: u64) {
-        counter.fetch_add(n, Relaxed);
+    pub fn snapshot(&self) -> Metrics {
+        Metrics {
+            connections: self.connections.load(),
+            connections_accepted: self.connections_accepted.load(),
+            connections_rejected: self.connections_rejected.load(),
+            requests: self.requests.load(),
+            in_flight: self.in_flight.load(),
+            errors: self.errors.load(),
+            bytes_in: self.bytes_in.load(),
+            bytes_out: self.bytes_out.load(),
+            requests_refused: self.requests_refused.load(),
+            bytes_pending: self.bytes_pending.load(),
+            write_timeouts: self.write_timeouts.load(),
+            bytes_receiving: self.bytes_receiving.load(),
+            receive_budget_exceeded: self.receive_budget_exceeded.load(),
+            handler_timeouts: self.handler_timeouts.load(),
+            handlers_cancelled: self.handlers_cancelled.load(),
+        }
     }
 
-    pub fn sub(counter: &AtomicU64, n: u64) {
-        counter.fetch_sub(n, Relaxed);
+    pub fn add(counter: &Stat, n: u64) {
+        counter.value.fetch_add(n, Relaxed);
+        #[cfg(feature = "metrics")]
+        counter.export.add(n);
+    }
+
+    pub fn sub(counter: &Stat, n: u64) {
+        counter.value.fetch_sub(n, Relaxed);
+        #[cfg(feature = "metrics")]
+        counter.export.sub(n);
     }
 }
 

@@ -17,6 +17,8 @@ mod codec;
 mod config;
 #[cfg(feature = "server")]
 mod connection;
+#[cfg(all(feature = "server", feature = "metrics"))]
+mod export;
 #[cfg(feature = "server")]
 mod listener;
 #[cfg(feature = "server")]
