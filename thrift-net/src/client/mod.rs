@@ -16,6 +16,7 @@ use thrift_core::{Encode, MessageHeader, MessageType};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, ToSocketAddrs};
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
 pub use config::ClientConfig;
 pub use raw::RawRequest;
@@ -52,6 +53,8 @@ use connection::{Outbound, Shared};
 ///   exception (else `INVALID_MESSAGE_TYPE`); a reply with a sequence id no call was given,
 ///   or an unreadable envelope ([`CallError::Protocol`]), closes the connection.
 /// - The connection closes when the last clone is dropped, or on [`Client::close`].
+/// - Each call runs in a `tracing` span `thrift_call` with its `method` and `seqid` (a
+///   [`Pool`](crate::Pool)'s attempts in `thrift_pool_call`, with `endpoint` and `attempt`).
 ///
 /// ```
 /// use thrift_net::{service, Client, ClientConfig, Server};
@@ -398,12 +401,12 @@ impl Client {
         // dropping the future. (A no-op when the reply came: the reader took it out.)
         let _forget = Forget { shared, seqid };
         let bytes = self.encode(service, method, MessageType::Call, seqid, args)?;
-        self.timed(async {
+        let exchange = self.timed(async {
             let call = Outbound { bytes, written: None, seqid: Some(seqid) };
             self.inner.tx.send(call).await.map_err(|_| shared.not_sent_error())?;
             reply.await.unwrap_or_else(|_| Err(shared.closed_error()))
-        })
-        .await
+        });
+        exchange.instrument(tracing::debug_span!("thrift_call", method, seqid)).await
     }
 
     async fn send_oneway<A: Encode + Sync + ?Sized>(

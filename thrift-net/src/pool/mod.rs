@@ -17,6 +17,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
+use tracing::Instrument;
 
 use thrift_core::Encode;
 
@@ -238,7 +239,7 @@ impl Pool {
         retries.called();
         let mut resends = 0;
         loop {
-            let result = self.dispatch_once(&op).await;
+            let result = self.dispatch_once(&op, resends).await;
             match &result {
                 Err(e) if resends < RESENDS && retry::may_retry(e, idempotent) && retries.withdraw() => {
                     tracing::debug!(error = %e, resends, "sending the call again");
@@ -254,7 +255,7 @@ impl Pool {
         self.inner.retries.stats()
     }
 
-    async fn dispatch_once<T, F, Fut>(&self, op: &F) -> Result<T, CallError>
+    async fn dispatch_once<T, F, Fut>(&self, op: &F, attempt: usize) -> Result<T, CallError>
     where
         F: Fn(Client) -> Fut,
         Fut: Future<Output = Result<T, CallError>>,
@@ -281,7 +282,8 @@ impl Pool {
             }
             tried.push(picked.index);
         };
-        let result = op(lease.client().clone()).await;
+        let span = tracing::debug_span!("thrift_pool_call", endpoint = %picked.endpoint.addr, attempt);
+        let result = op(lease.client().clone()).instrument(span).await;
         match &result {
             Err(CallError::Timeout(_)) => Counters::bump(&picked.endpoint.counters.timeouts),
             // Full, not broken: as good as a refused connection; the call is sent elsewhere.
