@@ -86,7 +86,7 @@
 //! | `struct` | a `ThriftStruct`; `optional` fields are `Option<T>`, `required` ones `#[thrift(required)]`, defaults `#[thrift(default = ...)]` and a `Default` impl |
 //! | `union` | a `ThriftUnion` enum |
 //! | `exception` | a `ThriftStruct` with `#[thrift(exception)]` |
-//! | `service` | a trait with `#[thrift_net::service]`, which adds `…Server`, `…Client` and `…Definition` |
+//! | `service` | a trait with `#[thrift_net::service]`, which adds a module named after it (`hello_service::{Server, Client, Definition}`) |
 //!
 //! - **Names** are Rust's: `CamelCase` types and variants, `snake_case` fields, methods and
 //!   modules, `SHOUTY_CASE` constants, `r#` before a keyword (`r#type`), `_` after the four

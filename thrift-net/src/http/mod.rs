@@ -3,7 +3,7 @@
 //! with the reply as the body (`application/x-thrift`); a oneway call is answered with an
 //! empty body.
 //!
-//! - [`HttpService`] is a `tower::Service` of HTTP requests around any [`Service`]: mount it
+//! - [`HttpService`] is a `tower::Service` of HTTP requests around any [`ThriftService`]: mount it
 //!   as a route of an axum `Router` (`route_service("/thrift", HttpService::new(..))`) beside
 //!   ordinary handlers, or serve it with hyper.
 //! - [`serve_http`] serves one on a TCP listener, with graceful shutdown.
@@ -13,7 +13,7 @@
 //! [`Limits::max_message_len`](thrift_core::Limits::max_message_len) and refused past it
 //! (`413`); request headers must arrive within [`HEADER_READ_TIMEOUT`].
 //!
-//! [`Service`]: crate::Service
+//! [`ThriftService`]: crate::ThriftService
 
 mod client;
 mod server;

@@ -22,8 +22,9 @@ use super::receiving::ReceivingBudget;
 use super::shutdown::{Shutdown, Signals};
 use super::{open, reject};
 
-/// A Thrift server for any [`Service`]: a `…Server` type the `#[service]` macro generates, or
-/// a [`Multiplexed`] router of several.
+/// A Thrift server for any [`ThriftService`]: a `…::Server` the `#[service]` macro generates
+/// (wrapped in tower layers or not, see [`ServerBuilder::layer`]), a `tower::service_fn`, or
+/// a [`Multiplexed`](crate::Multiplexed) router of several.
 ///
 /// Each connection speaks whatever it opens with: framed or buffered, binary or compact,
 /// told from its first bytes by [`detect`](crate::detect); replies go back in kind. Binary
