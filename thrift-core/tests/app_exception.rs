@@ -55,7 +55,9 @@ fn every_kind_has_apache_code_and_roundtrips() {
         (Kind::InvalidTransform, 8),
         (Kind::InvalidProtocol, 9),
         (Kind::UnsupportedClientType, 10),
-        (Kind::Other(11), 11),
+        (Kind::Loadshedding, 11),
+        (Kind::Timeout, 12),
+        (Kind::Other(13), 13),
         (Kind::Other(-1), -1),
         (Kind::Other(i32::MAX), i32::MAX),
     ];
