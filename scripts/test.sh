@@ -29,4 +29,4 @@ done
 cargo build --manifest-path fuzz/Cargo.toml --bins
 cargo bench --workspace --no-run
 
-cargo test --workspace
+cargo test --workspace --no-fail-fast
