@@ -1,6 +1,7 @@
 //! A HelloService as a production team runs one: tower middleware on the server, a handler
 //! that reads its request's context, the same service mounted in an axum app beside an
-//! ordinary route, and a client pool that finds its endpoints by host name.
+//! ordinary route, and a client over tower layers on a pool that finds its endpoints by
+//! host name.
 //!
 //! `cargo run -p thrift-net --example hello_production` (it starts everything on 127.0.0.1,
 //! makes a few calls, prints what they returned, and stops).
@@ -14,6 +15,7 @@ use thrift_net::{service, CallError, ClientConfig, PoolConfig, ProtocolKind, Ser
 use tower::limit::ConcurrencyLimitLayer;
 use tower::load_shed::LoadShedLayer;
 use tower::timeout::TimeoutLayer;
+use tower::ServiceBuilder;
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
 struct HelloRequest {
@@ -78,11 +80,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let web = tokio::spawn(async move { axum::serve(web, app).await });
 
     // A pool over whatever `localhost` resolves to, looked up again every 30 s: endpoints
-    // that appear are used, those that go drain.
+    // that appear are used, those that go drain. The typed client calls through tower's
+    // layers over it: here no call waits past a second.
     let (pool, _discovery) =
         thrift_net::Pool::resolve([format!("localhost:{port}")], Duration::from_secs(30), PoolConfig::default())
             .await?;
-    let client = hello_service::Client::new(pool);
+    let client = hello_service::Client::new(ServiceBuilder::new().timeout(Duration::from_secs(1)).service(pool));
     let reply = client.say_hello(HelloRequest { name: "ada".into() }).await?;
     println!("pool: {}", reply.message);
     match client.say_hello(HelloRequest::default()).await {

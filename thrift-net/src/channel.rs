@@ -6,43 +6,68 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, Limits, MessageType, Protocol, Reader};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType, Protocol, Reader};
 
+pub use crate::call::Call;
 use crate::detect::ProtocolKind;
 use crate::error::TransportError;
 use crate::protocol::with_protocol;
+use crate::server::BoxError;
 
-/// Something calls go over: one pipelined connection, a pool, a balancer over endpoints.
+/// Something calls go over: a [`tower::Service`](tower_service::Service) of [`Call`]s that
+/// answers each with its [`Reply`] (`None` for a oneway message, once written).
 ///
-/// The typed clients the `#[service]` macro generates are generic over it.
-pub trait Channel: Send + Sync {
-    /// Sends a call of `service`'s `method` with `args` and waits for its reply.
-    fn call<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> impl Future<Output = Result<Reply, CallError>> + Send;
+/// A pipelining [`Client`](crate::Client) connection, a [`Pool`](crate::Pool), a
+/// [`LocalChannel`](crate::LocalChannel) and an HTTP client are channels, and so is any
+/// stack of tower layers over one (`ServiceBuilder::new().timeout(..).service(pool)`):
+/// every `Clone + Send + Sync` service of [`Call`]s with a `Send` future and an error that
+/// converts to a [`BoxError`]. The typed clients the `#[service]` macro generates are
+/// generic over it; they clone the channel for each call, so a channel's clones should
+/// share its state, as tower's services do.
+///
+/// Errors come back as [`CallError`]s: one the channel made itself as it is, tower's
+/// timeout as [`CallError::Timeout`], any other layer's as [`CallError::Layer`].
+pub trait Channel:
+    tower_service::Service<Call, Response = Option<Reply>, Error: Into<BoxError>, Future: Send>
+    + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
 
-    /// Sends a call of a method marked `#[thrift(idempotent)]`, which a channel may send
-    /// again after a failure that leaves its outcome unknown (a [`Pool`](crate::Pool) does,
-    /// within its retry budget). By default, as [`Channel::call`].
-    fn call_idempotent<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> impl Future<Output = Result<Reply, CallError>> + Send {
-        self.call(service, method, args)
+impl<S> Channel for S where
+    S: tower_service::Service<Call, Response = Option<Reply>, Error: Into<BoxError>, Future: Send>
+        + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// Sends `call` over a clone of `channel` once it is ready: what a generated client's
+/// method does before it decodes the reply. The future owns its clone (it borrows nothing),
+/// which keeps it `Send` over any stack.
+#[doc(hidden)]
+pub fn send<C: Channel>(channel: &C, call: Call) -> impl Future<Output = Result<Option<Reply>, CallError>> + Send {
+    let mut channel = channel.clone();
+    async move {
+        std::future::poll_fn(|cx| channel.poll_ready(cx)).await.map_err(CallError::from_layer)?;
+        channel.call(call).await.map_err(CallError::from_layer)
     }
+}
 
-    /// Sends a oneway message; it completes once the message is written.
-    fn oneway<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> impl Future<Output = Result<(), CallError>> + Send;
+/// As [`send`], for a call that must have a reply.
+#[doc(hidden)]
+pub fn send_call<C: Channel>(channel: &C, call: Call) -> impl Future<Output = Result<Reply, CallError>> + Send {
+    let method = call.method_name();
+    let sent = send(channel, call);
+    async move {
+        sent.await?.ok_or_else(|| {
+            let message = format!("{method}: the channel answered a call with no reply");
+            CallError::Application(ApplicationException::new(ApplicationExceptionKind::MissingResult, message))
+        })
+    }
 }
 
 /// Why a call failed. `E` is the method's declared exception type.
@@ -66,13 +91,18 @@ pub enum CallError<E = thrift_core::NoException> {
     /// said it is shutting down) before its turn came. Safe to send again elsewhere.
     #[error("not sent: {0}")]
     NotSent(TransportError),
-    /// No reply within the call's timeout.
-    #[error("no reply within {0:?}")]
-    Timeout(Duration),
+    /// No reply within the call's timeout: the channel's own (its limit), or a tower
+    /// timeout layer's (`None`: the layer's error does not say its limit).
+    #[error("no reply within {}", match .0 { Some(limit) => format!("{limit:?}"), None => "the timeout".to_string() })]
+    Timeout(Option<Duration>),
     /// The channel had no connection to offer in time (a pool's wait timeout, every
     /// endpoint down).
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// A tower layer between the typed client and the channel failed the call (a load
+    /// shedder, a rate limiter, a circuit breaker, your own).
+    #[error("{0}")]
+    Layer(BoxError),
 }
 
 impl CallError {
@@ -88,6 +118,21 @@ impl CallError {
             CallError::NotSent(e) => CallError::NotSent(e),
             CallError::Timeout(d) => CallError::Timeout(d),
             CallError::Unavailable(why) => CallError::Unavailable(why),
+            CallError::Layer(e) => CallError::Layer(e),
+        }
+    }
+
+    /// The error a channel's stack failed a call with: a channel's own `CallError` as it
+    /// is, tower's timeout as [`CallError::Timeout`], anything else as [`CallError::Layer`].
+    fn from_layer(error: impl Into<BoxError>) -> Self {
+        let error = error.into();
+        let error = match error.downcast::<CallError>() {
+            Ok(own) => return *own,
+            Err(other) => other,
+        };
+        match error.is::<tower::timeout::error::Elapsed>() {
+            true => CallError::Timeout(None),
+            false => CallError::Layer(error),
         }
     }
 }
@@ -95,7 +140,8 @@ impl CallError {
 impl<E> CallError<E> {
     /// Whether the call certainly did not run on the server, so sending it again (to
     /// another connection or endpoint) cannot run it twice: it was [never
-    /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), or
+    /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), a
+    /// client-side load shedder refused it, or
     /// the server refused it unrun while shutting down, at its connection limit or
     /// overloaded (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and
     /// [`AT_CAPACITY`](crate::AT_CAPACITY) exceptions, and any `LOADSHEDDING` one, such as
@@ -103,6 +149,7 @@ impl<E> CallError<E> {
     pub fn is_retry_safe(&self) -> bool {
         match self {
             CallError::NotSent(_) | CallError::Unavailable(_) => true,
+            CallError::Layer(e) => e.is::<tower::load_shed::error::Overloaded>(),
             CallError::Application(e) => {
                 is_shutting_down(e) || is_at_capacity(e) || e.kind == ApplicationExceptionKind::Loadshedding
             }

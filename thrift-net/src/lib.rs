@@ -36,9 +36,17 @@
 //!
 //! [`service`] turns a trait of `async fn`s into a Thrift service: a `tower::Service` of
 //! [`Request`]s (`hello_service::Server`) that a [`Server`] serves, and a typed client
-//! (`hello_service::Client`) that calls it over any [`Channel`], such as a pipelining
-//! [`Client`] connection.
+//! (`hello_service::Client`) that calls it over any [`Channel`]: any `tower::Service` of
+//! [`Call`]s, such as a pipelining [`Client`] connection, a [`Pool`], or either under
+//! tower's layers.
 //!
+//! - The client side is tower too: `hello_service::Client::new(ServiceBuilder::new()
+//!   .timeout(..).rate_limit(..).service(pool))` calls through the stack. Each [`Call`]
+//!   carries its arguments as a typed value, encoded once by the channel at the bottom in
+//!   the protocol it speaks, and says whether its method is idempotent, so a retry policy
+//!   can tell. Errors stay typed: the declared exceptions, the channel's own
+//!   [`CallError`]s, tower's timeout as [`CallError::Timeout`], other layers' as
+//!   [`CallError::Layer`].
 //! - Services are tower services, and the [`Server`] takes tower's layers
 //!   ([`ServerBuilder::layer`]): timeout, concurrency limit, load shedding, rate limiting,
 //!   your own. Their errors reach the caller as `TApplicationException`s: tower's timeout
@@ -61,7 +69,7 @@
 //! - One [`Client`] connection carries any number of concurrent calls, matched to their
 //!   replies by sequence id; it is `Clone + Send + Sync`, has a per-call timeout, fails its
 //!   waiting calls at once when the connection breaks, and is a `tower::Service` of
-//!   [`RawRequest`]s.
+//!   [`Call`]s.
 //!
 //! ```
 //! use std::time::Duration;
@@ -215,6 +223,7 @@
 #[cfg(any(feature = "server", feature = "http"))]
 mod accept;
 mod buffered;
+mod call;
 mod channel;
 #[cfg(feature = "client")]
 mod client;
@@ -243,9 +252,9 @@ pub mod tls;
 mod zlib;
 
 pub use buffered::BufferedCodec;
-pub use channel::{CallError, Channel, Reply};
+pub use channel::{Call, CallError, Channel, Reply};
 #[cfg(feature = "client")]
-pub use client::{Client, ClientConfig, RawRequest};
+pub use client::{Client, ClientConfig};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use framed::FramedCodec;
@@ -366,6 +375,7 @@ pub mod codec {
 /// What only generated code names.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::channel::{send, send_call};
     pub use tower_service::Service;
 
     /// The future of a generated server.

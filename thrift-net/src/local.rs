@@ -1,19 +1,21 @@
 //! A channel straight into a service, without a socket: for testing handlers through their
 //! typed client.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
-use thrift_core::{Encode, Limits, MessageHeader, MessageType};
+use thrift_core::{Limits, MessageHeader, MessageType};
 
-use crate::channel::{CallError, Channel, Reply};
+use crate::channel::{Call, CallError, Reply};
 use crate::detect::ProtocolKind;
-use crate::framing::{encode_message, Framing};
+use crate::framing::Framing;
 use crate::header::Headers;
-use crate::message::Message;
-use crate::protocol::with_protocol;
 use crate::server::{respond, Request, ThriftService};
 
-/// A [`Channel`] that hands each call to a [`ThriftService`] in the same process: the call is
+/// A [`Channel`](crate::Channel) that hands each call to a [`ThriftService`] in the same process: the call is
 /// encoded, parsed as a server would receive it, dispatched, and its reply decoded, so a
 /// handler is exercised through exactly the bytes a socket would carry.
 ///
@@ -40,17 +42,17 @@ use crate::server::{respond, Request, ThriftService};
 /// # });
 /// # }
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LocalChannel<S> {
     service: S,
     protocol: ProtocolKind,
-    seqid: AtomicI32,
+    seqid: Arc<AtomicI32>,
 }
 
 impl<S: ThriftService> LocalChannel<S> {
     /// A channel into `service`, speaking `protocol`.
     pub fn new(service: S, protocol: ProtocolKind) -> Self {
-        LocalChannel { service, protocol, seqid: AtomicI32::new(1) }
+        LocalChannel { service, protocol, seqid: Arc::new(AtomicI32::new(1)) }
     }
 
     /// The service calls go to.
@@ -58,36 +60,44 @@ impl<S: ThriftService> LocalChannel<S> {
         &self.service
     }
 
-    fn request<A: Encode>(&self, method: &str, kind: MessageType, args: &A) -> Result<Request, CallError> {
-        let header = MessageHeader { name: method, kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
-        let message = Message::new(header, args);
+    fn request(&self, call: &Call, kind: MessageType) -> Result<Request, CallError> {
+        let header = MessageHeader { name: call.method(), kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
         let bytes =
-            with_protocol!(self.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))
-                .map_err(CallError::Transport)?;
+            call.encode(self.protocol, header, &Framing::Bare, Headers::none()).map_err(CallError::Transport)?;
         Request::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
     }
-}
 
-impl<S: ThriftService + Sync> Channel for LocalChannel<S> {
-    async fn call<A: Encode + Sync>(
-        &self,
-        _: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        let request = self.request(method, MessageType::Call, args)?;
-        match respond(&mut self.service.clone(), request).await.into_bytes() {
-            Some(reply) => Reply::parse(reply, self.protocol, Limits::default()).map_err(CallError::Protocol),
+    async fn send(mut service: S, protocol: ProtocolKind, request: Request) -> Result<Option<Reply>, CallError> {
+        let method = request.method().to_string();
+        match respond(&mut service, request).await.into_bytes() {
+            Some(reply) => Reply::parse(reply, protocol, Limits::default()).map(Some).map_err(CallError::Protocol),
             None => Err(CallError::Unavailable(format!("{method}: the service sent no reply to a call"))),
         }
     }
+}
 
-    /// Completes once the message is handed over, as on a socket: the handler runs in a
-    /// task of its own.
-    async fn oneway<A: Encode + Sync>(&self, _: &'static str, method: &'static str, args: &A) -> Result<(), CallError> {
-        let request = self.request(method, MessageType::Oneway, args)?;
-        let mut service = self.service.clone();
-        tokio::spawn(async move { respond(&mut service, request).await });
-        Ok(())
+/// A call's reply comes back once the service answered; a oneway message completes once
+/// handed over, as on a socket: the handler runs in a task of its own.
+impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
+    type Response = Option<Reply>;
+    type Error = CallError;
+    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, call: Call) -> Self::Future {
+        let kind = if call.is_oneway() { MessageType::Oneway } else { MessageType::Call };
+        let request = self.request(&call, kind);
+        let (service, protocol) = (self.service.clone(), self.protocol);
+        Box::pin(async move {
+            let request = request?;
+            if kind == MessageType::Oneway {
+                tokio::spawn(async move { respond(&mut { service }, request).await });
+                return Ok(None);
+            }
+            Self::send(service, protocol, request).await
+        })
     }
 }

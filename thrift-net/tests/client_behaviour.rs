@@ -10,7 +10,7 @@ use bytes::{Bytes, BytesMut};
 use hello::*;
 use thrift_core::__private::Returns;
 use thrift_core::{Binary, Limits, MessageType};
-use thrift_net::{CallError, Client, ClientConfig, FramedCodec, ProtocolKind, RawRequest, Request, Server};
+use thrift_net::{Call, CallError, Client, ClientConfig, FramedCodec, ProtocolKind, Request, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
@@ -65,7 +65,7 @@ async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
     let client = hello_client(&handle, config).await;
     let started = Instant::now();
     match within(client.slow_hello("late".into(), 400)).await {
-        Err(CallError::Timeout(limit)) => assert_eq!(limit, Duration::from_millis(100)),
+        Err(CallError::Timeout(limit)) => assert_eq!(limit, Some(Duration::from_millis(100))),
         other => panic!("expected a timeout, got {other:?}"),
     }
     assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
@@ -234,30 +234,54 @@ async fn tower_layers_wrap_the_client() {
     let config = ClientConfig::new(thrift_net::Transport::Buffered, ProtocolKind::Compact);
     let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
 
-    // A call through oneshot.
-    let args = RawRequest::encode_args(ProtocolKind::Compact, &say_hello_args("tower"));
-    let reply = within(client.clone().oneshot(RawRequest::call("HelloService", "sayHello", args))).await.unwrap();
+    // A call through oneshot, its arguments encoded by the client in its protocol.
+    let call = Call::new("HelloService", "sayHello", say_hello_args("tower"));
+    let reply = within(client.clone().oneshot(call)).await.unwrap();
     let value = reply.expect("a call has a reply").into_result::<Returns<HelloResponse>, HelloError>().unwrap();
     assert_eq!(value.message, "hello, tower");
 
+    // Arguments already encoded are written as they are.
+    let args = Call::encode_args(ProtocolKind::Compact, &say_hello_args("bytes"));
+    let reply = within(client.clone().oneshot(Call::encoded("HelloService", "sayHello", args))).await.unwrap();
+    let value = reply.expect("a call has a reply").into_result::<Returns<HelloResponse>, HelloError>().unwrap();
+    assert_eq!(value.message, "hello, bytes");
+
     // A oneway message: no reply.
-    let args = RawRequest::encode_args(ProtocolKind::Compact, &hello_service::LogArgs { line: "via tower".into() });
-    let reply = within(client.clone().oneshot(RawRequest::oneway("HelloService", "log", args))).await.unwrap();
+    let call = Call::new("HelloService", "log", hello_service::LogArgs { line: "via tower".into() }).oneway();
+    let reply = within(client.clone().oneshot(call)).await.unwrap();
     assert!(reply.is_none());
     eventually("the line logged", || greeter.0.log.lock().unwrap().contains(&"via tower".to_string())).await;
 
-    // tower's timeout layer.
-    let slow =
-        RawRequest::encode_args(ProtocolKind::Compact, &hello_service::SlowHelloArgs { name: "s".into(), ms: 2000 });
-    let service = ServiceBuilder::new().timeout(Duration::from_millis(50)).service(client.clone());
-    let e = within(service.oneshot(RawRequest::call("HelloService", "slowHello", slow))).await.unwrap_err();
-    assert!(e.is::<tower::timeout::error::Elapsed>(), "{e}");
+    // The typed client over tower's timeout layer: the layer's timeout is a typed timeout.
+    let stack = ServiceBuilder::new().timeout(Duration::from_millis(50)).service(client.clone());
+    let typed = hello_service::Client::new(stack);
+    assert_eq!(
+        within(typed.say_hello(HelloRequest { name: "layered".into() })).await.unwrap().message,
+        "hello, layered"
+    );
+    match within(typed.slow_hello("s".into(), 2000)).await {
+        Err(CallError::Timeout(None)) => {}
+        other => panic!("expected the layer's timeout, got {other:?}"),
+    }
+
+    // A client-side load shedder's refusal names the layer, and the call may go elsewhere.
+    let shed = ServiceBuilder::new().load_shed().concurrency_limit(1).service(client.clone());
+    let typed = hello_service::Client::new(shed);
+    let (slow, refused) = tokio::join!(typed.slow_hello("s".into(), 300), async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        typed.say_hello(HelloRequest { name: "shed".into() }).await
+    });
+    assert_eq!(slow.unwrap(), "hello, s");
+    match refused {
+        Err(e @ CallError::Layer(_)) => assert!(e.is_retry_safe(), "{e}"),
+        other => panic!("expected the load shedder's refusal, got {other:?}"),
+    }
 
     // A closed client is not ready: a balancer drops it.
     client.close();
     let mut closed = client.clone();
     match within(closed.ready()).await {
-        Err(CallError::Transport(_)) => {}
+        Err(e @ CallError::NotSent(_)) => assert!(e.is_retry_safe()),
         other => panic!("expected the closed connection's error, got {other:?}"),
     }
 }

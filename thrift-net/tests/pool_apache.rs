@@ -15,7 +15,8 @@ use hello::*;
 use pool::*;
 use thrift_core::__private::Void;
 use thrift_core::{ApplicationExceptionKind, NoException};
-use thrift_net::{CallError, Channel, ClientConfig, Mode, Pool, PoolConfig, Server};
+use thrift_net::{Call, CallError, ClientConfig, Mode, Pool, PoolConfig, Server};
+use tower::ServiceExt;
 
 /// 32 callers × 10 calls, each reply checked; slow ones (5 ms) so calls overlap.
 async fn correct_replies(pool: &Pool) {
@@ -59,8 +60,13 @@ async fn both_modes_are_correct_against_a_one_request_at_a_time_server() {
             Err(CallError::Exception(e)) => assert_eq!(e.reason, "no name"),
             other => panic!("{mode:?}: {other:?}"),
         }
-        let reply = within(client.channel().call("HelloService", "noSuchMethod", &HelloRequest::default())).await;
-        match reply.unwrap().into_result::<Void, NoException>() {
+        let reply = within(client.channel().clone().oneshot(Call::new(
+            "HelloService",
+            "noSuchMethod",
+            HelloRequest::default(),
+        )))
+        .await;
+        match reply.unwrap().expect("a reply").into_result::<Void, NoException>() {
             Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
             other => panic!("{mode:?}: {other:?}"),
         }

@@ -9,7 +9,8 @@ use std::time::Duration;
 use hello::*;
 use thrift_core::__private::Void;
 use thrift_core::{ApplicationExceptionKind, NoException, ThriftStruct};
-use thrift_net::{CallError, Channel, ClientConfig, Server};
+use thrift_net::{Call, CallError, ClientConfig, Server};
+use tower::ServiceExt;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hello_over_every_transport_and_protocol() {
@@ -60,14 +61,24 @@ async fn every_outcome_behaves_as_apache_servers_do_on_every_wire() {
         }
 
         // An unknown method: UNKNOWN_METHOD, naming it.
-        let reply = within(client.channel().call("HelloService", "noSuchMethod", &HelloRequest::default())).await;
-        let e = application_error(reply.unwrap().into_result::<Void, NoException>());
+        let reply = within(client.channel().clone().oneshot(Call::new(
+            "HelloService",
+            "noSuchMethod",
+            HelloRequest::default(),
+        )))
+        .await;
+        let e = application_error(reply.unwrap().expect("a reply").into_result::<Void, NoException>());
         assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod, "{wire}");
         assert!(e.message.contains("noSuchMethod"), "{wire}: {}", e.message);
 
         // Arguments that don't decode: PROTOCOL_ERROR.
-        let reply = within(client.channel().call("HelloService", "sayHello", &WrongArgs { req: "x".into() })).await;
-        let e = application_error(reply.unwrap().into_result::<Void, NoException>());
+        let reply = within(client.channel().clone().oneshot(Call::new(
+            "HelloService",
+            "sayHello",
+            WrongArgs { req: "x".into() },
+        )))
+        .await;
+        let e = application_error(reply.unwrap().expect("a reply").into_result::<Void, NoException>());
         assert_eq!(e.kind, ApplicationExceptionKind::ProtocolError, "{wire}");
 
         // A panicking handler: INTERNAL_ERROR, and the same connection keeps working.

@@ -7,9 +7,8 @@ mod hello;
 use hello::*;
 use thrift_core::__private::{MethodResult, Returns, Void};
 use thrift_core::{ApplicationExceptionKind, MessageType, NoException};
-use thrift_net::{
-    CallError, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, ServerHandle, Transport,
-};
+use thrift_net::{Call, CallError, Client, ClientConfig, Multiplexed, ProtocolKind, Server, ServerHandle, Transport};
+use tower::ServiceExt;
 
 async fn serve(router: Multiplexed) -> ServerHandle {
     within(Server::new().bind("127.0.0.1:0", router)).await.expect("bind 127.0.0.1")
@@ -88,7 +87,10 @@ async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods(
     let client = within(Client::connect(handle.local_addr(), multiplexed(Transport::Framed, ProtocolKind::Compact)))
         .await
         .unwrap();
-    let reply = within(client.call("Nope", "add", &calculator::AddArgs { a: 1, b: 2 })).await.unwrap();
+    let reply = within(client.clone().oneshot(Call::new("Nope", "add", calculator::AddArgs { a: 1, b: 2 })))
+        .await
+        .unwrap()
+        .expect("a reply");
     match reply.into_result::<Void, NoException>() {
         Err(CallError::Application(e)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod);

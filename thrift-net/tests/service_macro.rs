@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Idl, ThriftStruct, ThriftUnion};
-use thrift_net::{service, CallError, Channel, LocalChannel, ProtocolKind};
+use thrift_net::{service, Call, CallError, LocalChannel, ProtocolKind};
+use tower::ServiceExt;
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
 struct HelloRequest {
@@ -147,7 +148,12 @@ async fn typed_calls_round_trip_in_both_protocols() {
 async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
     let client = client(ProtocolKind::Binary);
     let channel = client.channel();
-    let reply = channel.call("HelloService", "frobnicate", &HelloRequest::default()).await.unwrap();
+    let reply = channel
+        .clone()
+        .oneshot(Call::new("HelloService", "frobnicate", HelloRequest::default()))
+        .await
+        .unwrap()
+        .expect("a reply");
     match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
         Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
@@ -159,7 +165,12 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
         #[thrift(id = 1)]
         req: String,
     }
-    let reply = channel.call("HelloService", "sayHello", &WrongArgs { req: "x".into() }).await.unwrap();
+    let reply = channel
+        .clone()
+        .oneshot(Call::new("HelloService", "sayHello", WrongArgs { req: "x".into() }))
+        .await
+        .unwrap()
+        .expect("a reply");
     match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
         Err(CallError::Application(e)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::ProtocolError);

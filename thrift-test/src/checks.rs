@@ -79,7 +79,7 @@ impl Suite {
 
     /// Runs one call, bounded by the suite's timeout whatever the channel does.
     async fn call<T, E>(&self, call: impl Future<Output = Result<T, CallError<E>>>) -> Result<T, CallError<E>> {
-        tokio::time::timeout(self.timeout, call).await.unwrap_or(Err(CallError::Timeout(self.timeout)))
+        tokio::time::timeout(self.timeout, call).await.unwrap_or(Err(CallError::Timeout(Some(self.timeout))))
     }
 
     /// Checks that a call returned `want`.

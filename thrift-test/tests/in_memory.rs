@@ -2,7 +2,8 @@
 //! encoded, parsed as the server would receive it, dispatched, and its reply decoded.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::future::pending;
+use std::future::{pending, ready, Ready};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -13,33 +14,31 @@ use thrift_conformance::{
     ThriftTestTestMultiExceptionError,
 };
 use thrift_core::ApplicationException;
-use thrift_core::Encode;
 use thrift_core::OrApplication;
-use thrift_net::{CallError, Channel, LocalChannel, ProtocolKind, Reply};
+use thrift_net::{Call, CallError, Channel, LocalChannel, ProtocolKind, Reply};
 
 const TIMEOUT_PER_CALL: Duration = Duration::from_secs(5);
 
 /// A channel whose calls never complete.
-struct Silent;
-
-impl Channel for Silent {
-    async fn call<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<Reply, CallError> {
-        pending().await
-    }
-    async fn oneway<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<(), CallError> {
-        pending().await
-    }
+fn silent() -> impl Channel {
+    tower::service_fn(|_: Call| pending::<Result<Option<Reply>, CallError>>())
 }
 
 /// A channel with no connection to offer.
+#[derive(Clone)]
 struct Down;
 
-impl Channel for Down {
-    async fn call<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<Reply, CallError> {
-        Err(CallError::Unavailable("no server".into()))
+impl tower::Service<Call> for Down {
+    type Response = Option<Reply>;
+    type Error = CallError;
+    type Future = Ready<Result<Option<Reply>, CallError>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
+        Poll::Ready(Ok(()))
     }
-    async fn oneway<A: Encode + Sync>(&self, _: &'static str, _: &'static str, _: &A) -> Result<(), CallError> {
-        Err(CallError::Unavailable("no server".into()))
+
+    fn call(&mut self, _: Call) -> Self::Future {
+        ready(Err(CallError::Unavailable("no server".into())))
     }
 }
 
@@ -219,7 +218,7 @@ async fn silence_is_a_timeout_and_no_server_is_unknown() {
     let no_second = None::<&second_service::Client<Down>>;
     let all = BASE_TYPES | STRUCTS | CONTAINERS | EXCEPTIONS;
     let outcome =
-        checks::run(&thrift_test::thrift_test::Client::new(Silent), no_second, Duration::from_millis(5)).await;
+        checks::run(&thrift_test::thrift_test::Client::new(silent()), no_second, Duration::from_millis(5)).await;
     assert_eq!(outcome.code, all | TIMEOUT, "{}", outcome.lines.join("\n"));
     assert_eq!(outcome.failures().count(), outcome.lines.len());
     let outcome = checks::run(&thrift_test::thrift_test::Client::new(Down), no_second, TIMEOUT_PER_CALL).await;

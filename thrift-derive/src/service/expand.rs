@@ -318,25 +318,24 @@ fn client(names: &Names<'_>) -> TokenStream {
         let arg_names: Vec<_> = m.args.iter().map(|a| &a.ident).collect();
         let (ret, err) = (names.return_field(m), names.error(m));
         let value: Type = m.value.clone().unwrap_or_else(|| syn::parse_quote!(()));
+        let mut call = quote!(#net::Call::new(#name, #method_name, #args_ty { #(#arg_names),* }));
+        if m.idempotent {
+            call = quote!(#call.idempotent());
+        }
         let body = if m.oneway {
             quote! {
-                self.channel.oneway(#name, #method_name, &args).await.map_err(#net::CallError::widen)?;
+                #net::__private::send(&self.channel, #call.oneway()).await.map_err(#net::CallError::widen)?;
                 ::core::result::Result::Ok(())
             }
         } else {
-            let call = match m.idempotent {
-                true => quote!(call_idempotent),
-                false => quote!(call),
-            };
             quote! {
-                let reply = self.channel.#call(#name, #method_name, &args).await.map_err(#net::CallError::widen)?;
+                let reply = #net::__private::send_call(&self.channel, #call).await.map_err(#net::CallError::widen)?;
                 reply.into_result::<#ret, #err>()
             }
         };
         quote! {
             #(#attrs)*
             pub async fn #method(&self, #(#params),*) -> ::core::result::Result<#value, #net::CallError<#err>> {
-                let args = #args_ty { #(#arg_names),* };
                 #body
             }
         }

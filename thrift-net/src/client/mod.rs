@@ -3,7 +3,6 @@
 
 mod config;
 mod connection;
-mod raw;
 mod tower;
 
 use std::future::Future;
@@ -12,22 +11,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use thrift_core::{Encode, MessageHeader, MessageType};
+use thrift_core::{MessageHeader, MessageType};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, ToSocketAddrs};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
 pub use config::ClientConfig;
-pub use raw::RawRequest;
 
-use crate::channel::{CallError, Channel, Reply};
+use crate::channel::{Call, CallError, Reply};
 use crate::detect::Transport;
 use crate::error::{Phase, TransportError, TransportErrorKind};
-use crate::framing::{encode_message, Framing};
+use crate::framing::Framing;
 use crate::header::{FrameInfo, Headers};
-use crate::message::{call_name, Message};
-use crate::protocol::with_protocol;
+use crate::message::call_name;
 use connection::{Outbound, Shared};
 
 /// A client connection that carries many calls at once.
@@ -35,9 +32,9 @@ use connection::{Outbound, Shared};
 /// Calls are written as they are made and replies matched to them by sequence id in
 /// whatever order they come, so one connection serves any number of concurrent callers.
 /// It is cheap to clone (clones share the connection), `Send` and `Sync`; it is a
-/// [`Channel`] for the typed clients `#[service]` generates, and a
-/// [`tower::Service`](tower_service::Service) of [`RawRequest`]s, so tower's timeout, retry,
-/// rate-limit and balance layers wrap it.
+/// [`tower::Service`](tower_service::Service) of [`Call`]s, so it is a
+/// [`Channel`](crate::Channel) for the typed clients `#[service]` generates and tower's
+/// timeout, retry, rate-limit and balance layers wrap it.
 ///
 /// - Each call has the [`ClientConfig::call_timeout`]; a call that times out (or whose future
 ///   is dropped) is forgotten, and a late reply to it is dropped.
@@ -374,33 +371,28 @@ impl Client {
         self.inner.shared.close(io::ErrorKind::ConnectionAborted, "the client closed the connection");
     }
 
-    /// Sends a call already encoded and waits for its reply (`None` for a oneway message,
-    /// once written): what the [`tower::Service`](tower_service::Service) implementation
-    /// does.
+    /// Sends `call` and waits for its reply (`None` for a oneway message, once written):
+    /// what the [`tower::Service`](tower_service::Service) implementation does, without
+    /// the `&mut self`.
     ///
     /// # Errors
-    /// As [`Channel::call`].
-    pub async fn call_raw(&self, request: RawRequest) -> Result<Option<Reply>, CallError> {
-        let args = raw::RawArgs(&request.args);
-        if request.oneway {
-            self.send_oneway(&request.service, &request.method, &args).await.map(|()| None)
-        } else {
-            self.send_call(&request.service, &request.method, &args).await.map(Some)
+    /// The [`CallError`]s listed above; never [`CallError::Exception`], which the typed
+    /// client decodes from the reply.
+    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+        match call.is_oneway() {
+            true => self.send_oneway(&call).await.map(|()| None),
+            false => self.send_call(&call).await.map(Some),
         }
     }
 
-    async fn send_call<A: Encode + Sync + ?Sized>(
-        &self,
-        service: &str,
-        method: &str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
+    async fn send_call(&self, call: &Call) -> Result<Reply, CallError> {
         let shared = &self.inner.shared;
-        let (seqid, reply) = shared.register(service, method)?;
+        let method = call.method();
+        let (seqid, reply) = shared.register(call.service(), method)?;
         // Takes the call out of the table however this ends: timeout, error, or the caller
         // dropping the future. (A no-op when the reply came: the reader took it out.)
         let _forget = Forget { shared, seqid };
-        let bytes = self.encode(service, method, MessageType::Call, seqid, args)?;
+        let bytes = self.encode(call, MessageType::Call, seqid)?;
         let exchange = self.timed(async {
             let call = Outbound { bytes, written: None, seqid: Some(seqid) };
             self.inner.tx.send(call).await.map_err(|_| shared.not_sent_error())?;
@@ -409,15 +401,10 @@ impl Client {
         exchange.instrument(tracing::debug_span!("thrift_call", method, seqid)).await
     }
 
-    async fn send_oneway<A: Encode + Sync + ?Sized>(
-        &self,
-        service: &str,
-        method: &str,
-        args: &A,
-    ) -> Result<(), CallError> {
+    async fn send_oneway(&self, call: &Call) -> Result<(), CallError> {
         let shared = &self.inner.shared;
         let seqid = shared.oneway_seqid()?;
-        let bytes = self.encode(service, method, MessageType::Oneway, seqid, args)?;
+        let bytes = self.encode(call, MessageType::Oneway, seqid)?;
         let (ack, written) = oneshot::channel();
         self.timed(async {
             let message = Outbound { bytes, written: Some(ack), seqid: None };
@@ -430,23 +417,16 @@ impl Client {
     /// Runs `exchange` within the call timeout.
     async fn timed<T>(&self, exchange: impl Future<Output = Result<T, CallError>>) -> Result<T, CallError> {
         match self.timeout {
-            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(limit))),
+            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(Some(limit)))),
             None => exchange.await,
         }
     }
 
     /// The whole message in one buffer of its exact size, frame header included.
-    fn encode<A: Encode + ?Sized>(
-        &self,
-        service: &str,
-        method: &str,
-        kind: MessageType,
-        seqid: i32,
-        args: &A,
-    ) -> Result<Bytes, CallError> {
+    fn encode(&self, call: &Call, kind: MessageType, seqid: i32) -> Result<Bytes, CallError> {
         let config = self.config();
-        let name = call_name(config.multiplexed, service, method);
-        let message = Message::new(MessageHeader { name: &name, kind, seqid }, args);
+        let name = call_name(config.multiplexed, call.service(), call.method());
+        let header = MessageHeader { name: &name, kind, seqid };
         let framing = match config.transport.header_format() {
             Some(format) => Framing::Header(Arc::new(FrameInfo {
                 format,
@@ -460,8 +440,7 @@ impl Client {
             })),
             None => Framing::plain(config.transport == Transport::Framed),
         };
-        let bytes = with_protocol!(config.protocol, P => encode_message::<P, A>(&message, &framing, self.headers()))
-            .map_err(CallError::Transport)?;
+        let bytes = call.encode(config.protocol, header, &framing, self.headers()).map_err(CallError::Transport)?;
         // The server would refuse it and drop the connection, failing every call on it.
         let framed = framing != Framing::Bare;
         let (len, max) = match framed {
@@ -488,25 +467,5 @@ struct Forget<'a> {
 impl Drop for Forget<'_> {
     fn drop(&mut self) {
         self.shared.forget(self.seqid);
-    }
-}
-
-impl Channel for Client {
-    async fn call<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        self.send_call(service, method, args).await
-    }
-
-    async fn oneway<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<(), CallError> {
-        self.send_oneway(service, method, args).await
     }
 }

@@ -1,20 +1,22 @@
-//! The client as a [`tower_service::Service`] of pre-encoded calls, so tower's middleware
-//! (timeout, retry, rate limit, load balancing) wraps it.
+//! The client as a [`tower_service::Service`] of [`Call`]s: a [`Channel`](crate::Channel)
+//! for the typed clients, and what tower's middleware (timeout, retry, rate limit, load
+//! balancing) wraps.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::{Client, RawRequest};
-use crate::channel::{CallError, Reply};
+use super::Client;
+use crate::channel::{Call, CallError, Reply};
 
 /// Calls go out on the shared connection; the response is the [`Reply`] (`None` for a oneway
-/// message). Ready unless the connection is closed, when `poll_ready` fails with the
-/// transport error, which tells a balancer to drop this endpoint.
+/// message). Ready unless the connection is closed (or closing), when `poll_ready` fails
+/// with [`CallError::NotSent`], which tells a balancer to drop this endpoint and a caller
+/// that the call may go elsewhere.
 ///
 /// ```
 /// use std::time::Duration;
-/// use thrift_net::{service, Client, ClientConfig, ProtocolKind, RawRequest, Server};
+/// use thrift_net::{service, Call, Client, ClientConfig, Server};
 /// use tower::{ServiceBuilder, ServiceExt};
 ///
 /// #[service(name = "Echo")]
@@ -30,29 +32,34 @@ use crate::channel::{CallError, Reply};
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let server = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
 /// let client = Client::connect(server.local_addr(), ClientConfig::default()).await?;
-/// let args = RawRequest::encode_args(ProtocolKind::Binary, &echo::EchoArgs { s: "hi".into() });
-/// let service = ServiceBuilder::new().timeout(Duration::from_secs(5)).service(client);
-/// let reply = service.oneshot(RawRequest::call("Echo", "echo", args)).await?.expect("a call has a reply");
+/// let stack = ServiceBuilder::new().timeout(Duration::from_secs(5)).service(client);
+///
+/// // The typed client over the stack...
+/// assert_eq!(echo::Client::new(stack.clone()).echo("hi".into()).await?, "hi");
+///
+/// // ...or a call by hand, its reply decoded by hand.
+/// let call = Call::new("Echo", "echo", echo::EchoArgs { s: "ho".into() });
+/// let reply = stack.oneshot(call).await?.expect("a call has a reply");
 /// let value = reply.into_result::<thrift_core::__private::Returns<String>, thrift_core::NoException>()?;
-/// assert_eq!(value, "hi");
+/// assert_eq!(value, "ho");
 /// # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 /// # }).unwrap();
 /// # }
 /// ```
-impl tower_service::Service<RawRequest> for Client {
+impl tower_service::Service<Call> for Client {
     type Response = Option<Reply>;
     type Error = CallError;
     type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
         Poll::Ready(match self.is_closed() {
-            true => Err(self.inner.shared.closed_error()),
+            true => Err(self.inner.shared.not_sent_error()),
             false => Ok(()),
         })
     }
 
-    fn call(&mut self, request: RawRequest) -> Self::Future {
+    fn call(&mut self, call: Call) -> Self::Future {
         let client = self.clone();
-        Box::pin(async move { client.call_raw(request).await })
+        Box::pin(async move { client.send(call).await })
     }
 }

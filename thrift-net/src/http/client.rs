@@ -1,7 +1,10 @@
-//! The client side: a [`Channel`] that posts each call.
+//! The client side: a [`Channel`](crate::Channel) that posts each call.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http::{header, Request, StatusCode, Uri};
@@ -9,18 +12,17 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, MessageHeader, MessageType};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, MessageHeader, MessageType};
 
 use super::CONTENT_TYPE;
-use crate::channel::{CallError, Channel, Reply};
+use crate::channel::{Call, CallError, Reply};
 use crate::client::ClientConfig;
 use crate::error::{Phase, TransportError, TransportErrorKind};
-use crate::framing::{encode_message, Framing};
+use crate::framing::Framing;
 use crate::header::Headers;
-use crate::message::{call_name, Message};
-use crate::protocol::with_protocol;
+use crate::message::call_name;
 
-/// A [`Channel`] over HTTP: each call a `POST` of one bare message to one URL, as Apache's
+/// A [`Channel`](crate::Channel) over HTTP: each call a `POST` of one bare message to one URL, as Apache's
 /// `THttpClient` sends them, on a pool of kept-alive HTTP/1.1 connections (hyper's). Cheap
 /// to clone: clones share the pool.
 ///
@@ -68,17 +70,11 @@ impl HttpClient {
     }
 
     /// Posts one message and answers the response body (`None` for a oneway's).
-    async fn post<A: Encode + Sync + ?Sized>(
-        &self,
-        service: &str,
-        method: &str,
-        kind: MessageType,
-        args: &A,
-    ) -> Result<(i32, Bytes), CallError> {
+    async fn post(&self, call: &Call, kind: MessageType) -> Result<(i32, Bytes), CallError> {
         let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
-        let name = call_name(self.config.multiplexed, service, method);
-        let message = Message::new(MessageHeader { name: &name, kind, seqid }, args);
-        let body = with_protocol!(self.config.protocol, P => encode_message::<P, A>(&message, &Framing::Bare, Headers::none()))?;
+        let name = call_name(self.config.multiplexed, call.service(), call.method());
+        let header = MessageHeader { name: &name, kind, seqid };
+        let body = call.encode(self.config.protocol, header, &Framing::Bare, Headers::none())?;
         let max = self.config.limits.max_message_len;
         if body.len() > max {
             let kind = TransportErrorKind::MessageTooLarge { len: body.len() as u64, max };
@@ -111,20 +107,24 @@ impl HttpClient {
             Ok((seqid, body))
         };
         match self.config.call_timeout {
-            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(limit))),
+            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(Some(limit)))),
             None => exchange.await,
         }
     }
 }
 
-impl Channel for HttpClient {
-    async fn call<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        let (seqid, body) = self.post(service, method, MessageType::Call, args).await?;
+impl HttpClient {
+    /// Posts `call` and reads the reply from the response (`None` for a oneway message,
+    /// once answered): what the [`tower::Service`](tower_service::Service) implementation
+    /// does, without the `&mut self`.
+    ///
+    /// # Errors
+    /// As described on the type; a reply to another sequence id is `BAD_SEQUENCE_ID`.
+    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+        if call.is_oneway() {
+            return self.post(&call, MessageType::Oneway).await.map(|_| None);
+        }
+        let (seqid, body) = self.post(&call, MessageType::Call).await?;
         let reply = Reply::parse(body, self.config.protocol, self.config.limits).map_err(CallError::Protocol)?;
         if reply.seqid() != seqid {
             let message = format!("a reply with sequence id {} to call {seqid}", reply.seqid());
@@ -133,15 +133,21 @@ impl Channel for HttpClient {
                 message,
             )));
         }
-        Ok(reply)
+        Ok(Some(reply))
+    }
+}
+
+impl tower_service::Service<Call> for HttpClient {
+    type Response = Option<Reply>;
+    type Error = CallError;
+    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
+        Poll::Ready(Ok(()))
     }
 
-    async fn oneway<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<(), CallError> {
-        self.post(service, method, MessageType::Oneway, args).await.map(|_| ())
+    fn call(&mut self, call: Call) -> Self::Future {
+        let client = self.clone();
+        Box::pin(async move { client.send(call).await })
     }
 }

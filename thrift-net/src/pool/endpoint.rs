@@ -338,6 +338,8 @@ fn spoils<T>(outcome: &Result<T, CallError>) -> bool {
         Err(CallError::Application(e)) if is_at_capacity(e) => true,
         // Replies: the connection did its job.
         Err(CallError::Application(_) | CallError::Exception(_) | CallError::Unavailable(_)) => false,
+        // Not a connection's error (a layer's above one): nothing is known of the connection.
+        Err(CallError::Layer(_)) => true,
     }
 }
 

@@ -15,14 +15,13 @@ mod shared;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Weak};
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tracing::Instrument;
 
-use thrift_core::Encode;
-
-use crate::channel::{is_at_capacity, CallError, Channel, Reply};
-use crate::client::Client;
+use crate::channel::{is_at_capacity, Call, CallError, Reply};
 
 pub use config::{Balance, Mode, PoolConfig};
 pub use discover::{DiscoveryStats, DiscoveryTask};
@@ -35,8 +34,9 @@ use balance::Endpoints;
 use endpoint::{CheckoutError, Endpoint, Settings};
 use metrics::Counters;
 
-/// A pool of connections to one or several endpoints: a [`Channel`] the typed clients
-/// `#[service]` generates call through, as they would through one [`Client`].
+/// A pool of connections to one or several endpoints: a `tower::Service` of [`Call`]s, so
+/// a [`Channel`](crate::Channel) the typed clients `#[service]` generates call through, as
+/// they would through one [`Client`](crate::Client), and one that tower's layers wrap.
 ///
 /// It is cheap to clone (clones share the pool), `Send` and `Sync`. Each call:
 ///
@@ -226,20 +226,22 @@ impl Pool {
         MaintenanceTask(tokio::spawn(maintain_every(pool, every)))
     }
 
-    /// Chooses an endpoint and a connection there, runs `op` on it, and gives the
-    /// connection back (or discards it) according to the outcome. A call that certainly did
-    /// not run (never sent, or refused unrun by a server shutting down) is made again, at
-    /// most [`RESENDS`] times.
-    async fn dispatch<T, F, Fut>(&self, idempotent: bool, op: F) -> Result<T, CallError>
-    where
-        F: Fn(Client) -> Fut,
-        Fut: Future<Output = Result<T, CallError>>,
-    {
+    /// Sends `call` (what the [`tower::Service`](tower_service::Service) implementation
+    /// does, without the `&mut self`): chooses an endpoint and a connection there, sends it,
+    /// and gives the connection back (or discards it) according to the outcome. A call that
+    /// may be retried (see the type's docs) is sent again, at most twice, within
+    /// the retry budget.
+    ///
+    /// # Errors
+    /// Those of [`Client::send`](crate::Client::send), and [`CallError::Unavailable`] when no endpoint can take
+    /// the call.
+    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+        let idempotent = call.is_idempotent();
         let retries = &self.inner.retries;
         retries.called();
         let mut resends = 0;
         loop {
-            let result = self.dispatch_once(&op, resends).await;
+            let result = self.send_once(&call, resends).await;
             match &result {
                 Err(e) if resends < RESENDS && retry::may_retry(e, idempotent) && retries.withdraw() => {
                     tracing::debug!(error = %e, resends, "sending the call again");
@@ -255,11 +257,7 @@ impl Pool {
         self.inner.retries.stats()
     }
 
-    async fn dispatch_once<T, F, Fut>(&self, op: &F, attempt: usize) -> Result<T, CallError>
-    where
-        F: Fn(Client) -> Fut,
-        Fut: Future<Output = Result<T, CallError>>,
-    {
+    async fn send_once(&self, call: &Call, attempt: usize) -> Result<Option<Reply>, CallError> {
         let settings = &self.inner.settings;
         let list = self.inner.endpoints.snapshot();
         let mut tried = Vec::new();
@@ -283,7 +281,7 @@ impl Pool {
             tried.push(picked.index);
         };
         let span = tracing::debug_span!("thrift_pool_call", endpoint = %picked.endpoint.addr, attempt);
-        let result = op(lease.client().clone()).instrument(span).await;
+        let result = lease.client().send(call.clone()).instrument(span).await;
         match &result {
             Err(CallError::Timeout(_)) => Counters::bump(&picked.endpoint.counters.timeouts),
             // Full, not broken: as good as a refused connection; the call is sent elsewhere.
@@ -345,34 +343,20 @@ impl Drop for MaintenanceTask {
     }
 }
 
-impl Channel for Pool {
-    async fn call<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        self.dispatch(false, |client| async move { client.call(service, method, args).await }).await
+/// Each call goes out on a connection of an endpoint the pool picks, as [`Pool::send`];
+/// always ready (a call waits for a connection, up to the `wait_timeout`).
+impl tower_service::Service<Call> for Pool {
+    type Response = Option<Reply>;
+    type Error = CallError;
+    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
+        Poll::Ready(Ok(()))
     }
 
-    /// As [`Channel::call`], and sent again after a transport failure or a timeout too
-    /// (the call may have run, which an idempotent method allows), within the budget.
-    async fn call_idempotent<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<Reply, CallError> {
-        self.dispatch(true, |client| async move { client.call(service, method, args).await }).await
-    }
-
-    async fn oneway<A: Encode + Sync>(
-        &self,
-        service: &'static str,
-        method: &'static str,
-        args: &A,
-    ) -> Result<(), CallError> {
-        self.dispatch(false, |client| async move { client.oneway(service, method, args).await }).await
+    fn call(&mut self, call: Call) -> Self::Future {
+        let pool = self.clone();
+        Box::pin(async move { pool.send(call).await })
     }
 }
 
@@ -382,7 +366,7 @@ mod tests {
 
     #[test]
     fn a_pool_is_clone_send_sync_and_a_channel() {
-        fn check<T: Clone + Send + Sync + Channel + 'static>() {}
+        fn check<T: Clone + Send + Sync + crate::Channel + 'static>() {}
         check::<Pool>();
     }
 
