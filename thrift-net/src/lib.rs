@@ -32,6 +32,15 @@
 //! ([`Channel`], [`Request`], [`Response`], [`NamedService`]), the [`Multiplexed`] router
 //! and the in-process [`LocalChannel`].
 //!
+//! # Layout
+//!
+//! [`codec`] holds the transports' codecs and detection, [`server`] the server side
+//! ([`Request`], [`Response`], the [`Server`] and its builder), [`client`] the pipelining
+//! connection, [`pool`] the connection pool and discovery, `http` and `tls` (features) those
+//! transports. The root re-exports what most programs name: the [`service`] macro, the
+//! client contract ([`Call`], [`Channel`], [`Reply`], [`CallError`]), and the main type of
+//! each module.
+//!
 //! # Services
 //!
 //! [`service`] turns a trait of `async fn`s into a Thrift service: a `tower::Service` of
@@ -226,7 +235,7 @@ mod buffered;
 mod call;
 mod channel;
 #[cfg(feature = "client")]
-mod client;
+pub mod client;
 mod detect;
 mod error;
 mod framed;
@@ -243,7 +252,7 @@ pub mod metrics_names;
 #[cfg(any(feature = "server", feature = "http"))]
 mod panics;
 #[cfg(feature = "pool")]
-mod pool;
+pub mod pool;
 mod protocol;
 pub mod server;
 #[cfg(feature = "tls")]
