@@ -56,22 +56,47 @@ pub struct RetryStats {
 /// A pool's budget and its counters.
 pub(crate) struct Retries {
     budget: TpsBudget,
+    /// Calls made, so that one deposit in `deposit_every` calls pays for them all.
+    calls: AtomicU64,
+    deposit_every: u64,
     retried: AtomicU64,
     refused: AtomicU64,
 }
+
+/// Calls per deposit into tower's budget. Its `deposit` locks a mutex and reads the clock,
+/// which measured as ~8% of a pooled call's throughput at 64 callers on 2 cores; one deposit
+/// after every 16 calls, into a budget whose percent is 16 times as large, allows the same
+/// retries, never more (up to 15 calls wait to be counted; the `min_per_second` floor
+/// covers a quiet pool).
+const DEPOSIT_EVERY: u64 = 16;
+
+/// The largest retry ratio tower's budget takes (100 000 %).
+const MAX_RATIO: f32 = 1000.0;
 
 impl Retries {
     pub fn new(config: &RetryBudget) -> Self {
         // Tower asserts its ranges: brought within them here.
         let ttl = config.ttl.clamp(Duration::from_secs(1), Duration::from_secs(60));
         let min = config.min_per_second.min(i32::MAX as u32 - 1);
-        let percent = config.percent.min(100_000) as f32 / 100.0;
-        Retries { budget: TpsBudget::new(ttl, min, percent), retried: AtomicU64::new(0), refused: AtomicU64::new(0) }
+        let ratio = config.percent.min(100_000) as f32 / 100.0;
+        let deposit_every = match ratio * DEPOSIT_EVERY as f32 <= MAX_RATIO {
+            true => DEPOSIT_EVERY,
+            false => 1,
+        };
+        Retries {
+            budget: TpsBudget::new(ttl, min, ratio * deposit_every as f32),
+            calls: AtomicU64::new(0),
+            deposit_every,
+            retried: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+        }
     }
 
     /// A call arrived: it earns its share of a retry.
     pub fn called(&self) {
-        self.budget.deposit();
+        if (self.calls.fetch_add(1, Relaxed) + 1) % self.deposit_every == 0 {
+            self.budget.deposit();
+        }
     }
 
     /// Whether a retry may be made now; counts it either way.
