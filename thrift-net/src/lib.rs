@@ -369,6 +369,37 @@ pub use thrift_core;
 /// # });
 /// # }
 /// ```
+///
+/// A crate that re-exports `thrift_net` (a company platform crate, say) names the path its
+/// users' generated code takes:
+///
+/// ```
+/// mod platform {
+///     pub mod rpc {
+///         pub use thrift_net::*;
+///     }
+/// }
+///
+/// #[platform::rpc::service(crate = "crate::platform::rpc")]
+/// trait Ping {
+///     async fn ping(&self) -> i32;
+/// }
+///
+/// struct Pong;
+/// impl Ping for Pong {
+///     async fn ping(&self) -> i32 {
+///         7
+///     }
+/// }
+///
+/// # fn main() {
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use platform::rpc::{LocalChannel, ProtocolKind};
+/// let client = ping::Client::new(LocalChannel::new(ping::Server::new(Pong), ProtocolKind::Compact));
+/// assert_eq!(client.ping().await.unwrap(), 7);
+/// # });
+/// # }
+/// ```
 pub use thrift_derive::service;
 
 /// The codecs and wire formats, by what they are: transports, protocols, detection, frames.

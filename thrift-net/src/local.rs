@@ -15,9 +15,9 @@ use crate::framing::Framing;
 use crate::header::Headers;
 use crate::server::{respond, Request, ThriftService};
 
-/// A [`Channel`](crate::Channel) that hands each call to a [`ThriftService`] in the same process: the call is
-/// encoded, parsed as a server would receive it, dispatched, and its reply decoded, so a
-/// handler is exercised through exactly the bytes a socket would carry.
+/// A [`Channel`](crate::Channel) that hands each call to a [`ThriftService`] in the same
+/// process: the call is encoded, parsed as a server would receive it, dispatched, and its
+/// reply decoded, so a handler is exercised through exactly the bytes a socket would carry.
 ///
 /// ```
 /// use thrift_core::ThriftStruct;
@@ -67,7 +67,8 @@ impl<S: ThriftService> LocalChannel<S> {
         Request::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
     }
 
-    async fn send(mut service: S, protocol: ProtocolKind, request: Request) -> Result<Option<Reply>, CallError> {
+    /// Dispatches a call and reads its reply.
+    async fn answer(mut service: S, protocol: ProtocolKind, request: Request) -> Result<Option<Reply>, CallError> {
         let method = request.method().to_string();
         match respond(&mut service, request).await.into_bytes() {
             Some(reply) => Reply::parse(reply, protocol, Limits::default()).map(Some).map_err(CallError::Protocol),
@@ -97,7 +98,7 @@ impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
                 tokio::spawn(async move { respond(&mut { service }, request).await });
                 return Ok(None);
             }
-            Self::send(service, protocol, request).await
+            Self::answer(service, protocol, request).await
         })
     }
 }

@@ -229,12 +229,12 @@ impl Pool {
     /// Sends `call` (what the [`tower::Service`](tower_service::Service) implementation
     /// does, without the `&mut self`): chooses an endpoint and a connection there, sends it,
     /// and gives the connection back (or discards it) according to the outcome. A call that
-    /// may be retried (see the type's docs) is sent again, at most twice, within
-    /// the retry budget.
+    /// may be retried (see the type's docs) is sent again, at most twice, within the retry
+    /// budget.
     ///
     /// # Errors
-    /// Those of [`Client::send`](crate::Client::send), and [`CallError::Unavailable`] when no endpoint can take
-    /// the call.
+    /// Those of [`Client::send`](crate::Client::send), and [`CallError::Unavailable`] when
+    /// no endpoint can take the call.
     pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
         let idempotent = call.is_idempotent();
         let retries = &self.inner.retries;
