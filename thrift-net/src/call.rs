@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{BufMut, Bytes};
 use thrift_core::{Encode, MessageHeader, Protocol, TType, ThriftType};
 
 use crate::detect::ProtocolKind;
@@ -65,7 +65,7 @@ impl Call {
     /// Encodes an args struct in `protocol`, in one buffer of its exact size, for
     /// [`Call::encoded`].
     pub fn encode_args<A: Encode + ?Sized>(protocol: ProtocolKind, args: &A) -> Bytes {
-        with_protocol!(protocol, P => encode_exact::<P, A>(args))
+        Bytes::from(with_protocol!(protocol, P => thrift_core::to_vec::<P, A>(args)))
     }
 
     /// The same call as a oneway message: no reply is awaited, it completes once written.
@@ -151,12 +151,6 @@ impl<A: Encode + Send + Sync> Args for A {
         let message = Message::new(header, self);
         with_protocol!(protocol, P => encode_message::<P, A>(&message, framing, headers))
     }
-}
-
-fn encode_exact<P: Protocol, A: Encode + ?Sized>(args: &A) -> Bytes {
-    let mut buf = BytesMut::with_capacity(args.encoded_len::<P>());
-    args.encode::<P, _>(&mut buf);
-    buf.freeze()
 }
 
 /// Bytes already encoded, written as they are where a message body goes.

@@ -45,6 +45,10 @@ impl<S> Channel for S where
 {
 }
 
+/// The future of this crate's channels (`Client`, `Pool`, `LocalChannel`, `HttpClient`):
+/// what a type such as tower's `Buffer<Call, ReplyFuture>` names.
+pub type ReplyFuture = std::pin::Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+
 /// Sends `call` over a clone of `channel` once it is ready: what a generated client's
 /// method does before it decodes the reply. The future owns its clone (it borrows nothing),
 /// which keeps it `Send` over any stack.

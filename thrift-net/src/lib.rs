@@ -261,7 +261,7 @@ pub mod tls;
 mod zlib;
 
 pub use buffered::BufferedCodec;
-pub use channel::{Call, CallError, Channel, Reply};
+pub use channel::{Call, CallError, Channel, Reply, ReplyFuture};
 #[cfg(feature = "client")]
 pub use client::{Client, ClientConfig};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};

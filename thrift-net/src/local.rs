@@ -1,15 +1,13 @@
 //! A channel straight into a service, without a socket: for testing handlers through their
 //! typed client.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use thrift_core::{Limits, MessageHeader, MessageType};
 
-use crate::channel::{Call, CallError, Reply};
+use crate::channel::{Call, CallError, Reply, ReplyFuture};
 use crate::detect::ProtocolKind;
 use crate::framing::Framing;
 use crate::header::Headers;
@@ -68,8 +66,13 @@ impl<S: ThriftService> LocalChannel<S> {
     }
 
     /// Dispatches a call and reads its reply.
-    async fn answer(mut service: S, protocol: ProtocolKind, request: Request) -> Result<Option<Reply>, CallError> {
-        let method = request.method().to_string();
+    async fn answer(
+        mut service: S,
+        protocol: ProtocolKind,
+        call: Call,
+        request: Request,
+    ) -> Result<Option<Reply>, CallError> {
+        let method = call.method();
         match respond(&mut service, request).await.into_bytes() {
             Some(reply) => Reply::parse(reply, protocol, Limits::default()).map(Some).map_err(CallError::Protocol),
             None => Err(CallError::Unavailable(format!("{method}: the service sent no reply to a call"))),
@@ -82,7 +85,7 @@ impl<S: ThriftService> LocalChannel<S> {
 impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
     type Response = Option<Reply>;
     type Error = CallError;
-    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+    type Future = ReplyFuture;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
         Poll::Ready(Ok(()))
@@ -98,7 +101,7 @@ impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
                 tokio::spawn(async move { respond(&mut { service }, request).await });
                 return Ok(None);
             }
-            Self::answer(service, protocol, request).await
+            Self::answer(service, protocol, call, request).await
         })
     }
 }

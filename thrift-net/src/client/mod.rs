@@ -378,10 +378,10 @@ impl Client {
     /// # Errors
     /// The [`CallError`]s listed above; never [`CallError::Exception`], which the typed
     /// client decodes from the reply.
-    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+    pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
         match call.is_oneway() {
-            true => self.send_oneway(&call).await.map(|()| None),
-            false => self.send_call(&call).await.map(Some),
+            true => self.send_oneway(call).await.map(|()| None),
+            false => self.send_call(call).await.map(Some),
         }
     }
 

@@ -2,12 +2,10 @@
 //! for the typed clients, and what tower's middleware (timeout, retry, rate limit, load
 //! balancing) wraps.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::Client;
-use crate::channel::{Call, CallError, Reply};
+use crate::channel::{Call, CallError, Reply, ReplyFuture};
 
 /// Calls go out on the shared connection; the response is the [`Reply`] (`None` for a oneway
 /// message). Ready unless the connection is closed (or closing), when `poll_ready` fails
@@ -49,7 +47,7 @@ use crate::channel::{Call, CallError, Reply};
 impl tower_service::Service<Call> for Client {
     type Response = Option<Reply>;
     type Error = CallError;
-    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+    type Future = ReplyFuture;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
         Poll::Ready(match self.is_closed() {
@@ -60,6 +58,6 @@ impl tower_service::Service<Call> for Client {
 
     fn call(&mut self, call: Call) -> Self::Future {
         let client = self.clone();
-        Box::pin(async move { client.send(call).await })
+        Box::pin(async move { client.send(&call).await })
     }
 }

@@ -1,7 +1,5 @@
 //! The client side: a [`Channel`](crate::Channel) that posts each call.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -15,7 +13,7 @@ use hyper_util::rt::TokioExecutor;
 use thrift_core::{ApplicationException, ApplicationExceptionKind, MessageHeader, MessageType};
 
 use super::CONTENT_TYPE;
-use crate::channel::{Call, CallError, Reply};
+use crate::channel::{Call, CallError, Reply, ReplyFuture};
 use crate::client::ClientConfig;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::Framing;
@@ -120,11 +118,11 @@ impl HttpClient {
     ///
     /// # Errors
     /// As described on the type; a reply to another sequence id is `BAD_SEQUENCE_ID`.
-    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+    pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
         if call.is_oneway() {
-            return self.post(&call, MessageType::Oneway).await.map(|_| None);
+            return self.post(call, MessageType::Oneway).await.map(|_| None);
         }
-        let (seqid, body) = self.post(&call, MessageType::Call).await?;
+        let (seqid, body) = self.post(call, MessageType::Call).await?;
         let reply = Reply::parse(body, self.config.protocol, self.config.limits).map_err(CallError::Protocol)?;
         if reply.seqid() != seqid {
             let message = format!("a reply with sequence id {} to call {seqid}", reply.seqid());
@@ -140,7 +138,7 @@ impl HttpClient {
 impl tower_service::Service<Call> for HttpClient {
     type Response = Option<Reply>;
     type Error = CallError;
-    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+    type Future = ReplyFuture;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
         Poll::Ready(Ok(()))
@@ -148,6 +146,6 @@ impl tower_service::Service<Call> for HttpClient {
 
     fn call(&mut self, call: Call) -> Self::Future {
         let client = self.clone();
-        Box::pin(async move { client.send(call).await })
+        Box::pin(async move { client.send(&call).await })
     }
 }

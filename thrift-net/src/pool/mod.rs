@@ -13,15 +13,13 @@ mod resolve;
 mod retry;
 mod shared;
 
-use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tracing::Instrument;
 
-use crate::channel::{is_at_capacity, Call, CallError, Reply};
+use crate::channel::{is_at_capacity, Call, CallError, Reply, ReplyFuture};
 
 pub use config::{Balance, Mode, PoolConfig};
 pub use discover::{DiscoveryStats, DiscoveryTask};
@@ -235,13 +233,13 @@ impl Pool {
     /// # Errors
     /// Those of [`Client::send`](crate::Client::send), and [`CallError::Unavailable`] when
     /// no endpoint can take the call.
-    pub async fn send(&self, call: Call) -> Result<Option<Reply>, CallError> {
+    pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
         let idempotent = call.is_idempotent();
         let retries = &self.inner.retries;
         retries.called();
         let mut resends = 0;
         loop {
-            let result = self.send_once(&call, resends).await;
+            let result = self.send_once(call, resends).await;
             match &result {
                 Err(e) if resends < RESENDS && retry::may_retry(e, idempotent) && retries.withdraw() => {
                     tracing::debug!(error = %e, resends, "sending the call again");
@@ -281,7 +279,7 @@ impl Pool {
             tried.push(picked.index);
         };
         let span = tracing::debug_span!("thrift_pool_call", endpoint = %picked.endpoint.addr, attempt);
-        let result = lease.client().send(call.clone()).instrument(span).await;
+        let result = lease.client().send(call).instrument(span).await;
         match &result {
             Err(CallError::Timeout(_)) => Counters::bump(&picked.endpoint.counters.timeouts),
             // Full, not broken: as good as a refused connection; the call is sent elsewhere.
@@ -348,7 +346,7 @@ impl Drop for MaintenanceTask {
 impl tower_service::Service<Call> for Pool {
     type Response = Option<Reply>;
     type Error = CallError;
-    type Future = Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
+    type Future = ReplyFuture;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), CallError>> {
         Poll::Ready(Ok(()))
@@ -356,7 +354,7 @@ impl tower_service::Service<Call> for Pool {
 
     fn call(&mut self, call: Call) -> Self::Future {
         let pool = self.clone();
-        Box::pin(async move { pool.send(call).await })
+        Box::pin(async move { pool.send(&call).await })
     }
 }
 
