@@ -14,11 +14,11 @@ use crate::options::Strategy;
 /// The failure of a call, labelled by what went wrong.
 pub fn call_failure(e: CallError) -> Failure {
     let kind = match e {
-        CallError::Transport(e) => transport_label("io", &e),
-        CallError::Timeout(_) => "timeout".into(),
-        CallError::Unavailable(_) => "unavailable".into(),
-        CallError::Application(e) => format!("application: {:?}", e.kind),
-        CallError::Protocol(_) => "undecodable reply".into(),
+        CallError::Transport(e, ..) => transport_label("io", &e),
+        CallError::Timeout(..) => "timeout".into(),
+        CallError::Unavailable(..) => "unavailable".into(),
+        CallError::Application(e, ..) => format!("application: {:?}", e.kind),
+        CallError::Protocol(..) => "undecodable reply".into(),
         // Non-exhaustive: a variant added later still gets a label.
         other => format!("other: {other}"),
     };

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bytes::{BufMut, Bytes};
 use thrift_core::{Encode, MessageHeader, Protocol, TType, ThriftType};
 
+use crate::call_error::CallSite;
 use crate::detect::ProtocolKind;
 use crate::error::TransportError;
 use crate::framing::{encode_message, Framing};
@@ -90,9 +91,10 @@ impl Call {
         &self.method
     }
 
-    /// The method name, without a copy when it is static (as generated clients' are).
-    pub(crate) fn method_name(&self) -> Cow<'static, str> {
-        self.method.clone()
+    /// Which call this is, as its errors name it (no copy when the names are static, as
+    /// generated clients' are).
+    pub fn site(&self) -> CallSite {
+        CallSite::new(self.service.clone(), self.method.clone())
     }
 
     /// Whether it is a oneway message.

@@ -2,17 +2,16 @@
 //! [`Channel`] carries calls, a [`Reply`] becomes the method's typed result.
 
 use std::future::Future;
-use std::time::Duration;
 
 use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType, Protocol, Reader};
 
 pub use crate::call::Call;
+pub use crate::call_error::{CallError, CallSite, EndpointDown, Unavailable};
 use crate::detect::ProtocolKind;
-use crate::error::TransportError;
 use crate::protocol::with_protocol;
-use crate::server::BoxError;
+use crate::server::{BoxError, Peer};
 
 /// Something calls go over: a [`tower::Service`](tower_service::Service) of [`Call`]s that
 /// answers each with its [`Reply`] (`None` for a oneway message, once written).
@@ -50,131 +49,40 @@ impl<S> Channel for S where
 pub type ReplyFuture = std::pin::Pin<Box<dyn Future<Output = Result<Option<Reply>, CallError>> + Send + 'static>>;
 
 /// Sends `call` over a clone of `channel` once it is ready: what a generated client's
-/// method does before it decodes the reply. The future owns its clone (it borrows nothing),
-/// which keeps it `Send` over any stack.
+/// oneway method does. The future owns its clone (it borrows nothing), which keeps it
+/// `Send` over any stack. Errors name the call.
 #[doc(hidden)]
 pub fn send<C: Channel>(channel: &C, call: Call) -> impl Future<Output = Result<Option<Reply>, CallError>> + Send {
     let mut channel = channel.clone();
     async move {
-        std::future::poll_fn(|cx| channel.poll_ready(cx)).await.map_err(CallError::from_layer)?;
-        channel.call(call).await.map_err(CallError::from_layer)
+        let site = call.site();
+        let sent = async move {
+            std::future::poll_fn(|cx| channel.poll_ready(cx)).await.map_err(CallError::from_layer)?;
+            channel.call(call).await.map_err(CallError::from_layer)
+        };
+        sent.await.map_err(|e| e.located(&site))
     }
 }
 
-/// As [`send`], for a call that must have a reply.
+/// Sends `call` as [`send`] does and decodes its reply: what a generated client's method
+/// does. Errors name the call, and the endpoint that answered.
 #[doc(hidden)]
-pub fn send_call<C: Channel>(channel: &C, call: Call) -> impl Future<Output = Result<Reply, CallError>> + Send {
-    let method = call.method_name();
+pub fn call<C: Channel, R: ReturnField, E: Exceptions + Send>(
+    channel: &C,
+    call: Call,
+) -> impl Future<Output = Result<R::Value, CallError<E>>> + Send
+where
+    R::Value: Send,
+{
+    let site = call.site();
     let sent = send(channel, call);
     async move {
-        sent.await?.ok_or_else(|| {
-            let message = format!("{method}: the channel answered a call with no reply");
-            CallError::Application(ApplicationException::new(ApplicationExceptionKind::MissingResult, message))
-        })
-    }
-}
-
-/// Why a call failed. `E` is the method's declared exception type.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum CallError<E = thrift_core::NoException> {
-    /// The handler threw one of the method's declared exceptions.
-    #[error("declared exception: {0:?}")]
-    Exception(E),
-    /// The server answered with a `TApplicationException`.
-    #[error("{0}")]
-    Application(ApplicationException),
-    /// The reply could not be decoded.
-    #[error("undecodable reply: {0}")]
-    Protocol(thrift_core::Error),
-    /// The connection failed or closed before the reply came. The call may have reached the
-    /// server (and run there): retry it only if it is idempotent.
-    #[error("transport: {0}")]
-    Transport(TransportError),
-    /// The call was never written: its connection was closed, broken or closing (the server
-    /// said it is shutting down) before its turn came. Safe to send again elsewhere.
-    #[error("not sent: {0}")]
-    NotSent(TransportError),
-    /// No reply within the call's timeout: the channel's own (its limit), or a tower
-    /// timeout layer's (`None`: the layer's error does not say its limit).
-    #[error("no reply within {}", match .0 { Some(limit) => format!("{limit:?}"), None => "the timeout".to_string() })]
-    Timeout(Option<Duration>),
-    /// The channel had no connection to offer in time (a pool's wait timeout, every
-    /// endpoint down).
-    #[error("unavailable: {0}")]
-    Unavailable(String),
-    /// A tower layer between the typed client and the channel failed the call (a load
-    /// shedder, a rate limiter, a circuit breaker, your own).
-    #[error("{0}")]
-    Layer(BoxError),
-}
-
-impl CallError {
-    /// The same error as the error type of a method declaring exceptions `E` (a channel
-    /// error never holds a declared exception).
-    #[doc(hidden)]
-    pub fn widen<E>(self) -> CallError<E> {
-        match self {
-            CallError::Exception(never) => match never {},
-            CallError::Application(e) => CallError::Application(e),
-            CallError::Protocol(e) => CallError::Protocol(e),
-            CallError::Transport(e) => CallError::Transport(e),
-            CallError::NotSent(e) => CallError::NotSent(e),
-            CallError::Timeout(d) => CallError::Timeout(d),
-            CallError::Unavailable(why) => CallError::Unavailable(why),
-            CallError::Layer(e) => CallError::Layer(e),
-        }
-    }
-
-    /// The error a channel's stack failed a call with: a channel's own `CallError` as it
-    /// is, tower's timeout as [`CallError::Timeout`], anything else as [`CallError::Layer`].
-    fn from_layer(error: impl Into<BoxError>) -> Self {
-        let error = error.into();
-        let error = match error.downcast::<CallError>() {
-            Ok(own) => return *own,
-            Err(other) => other,
-        };
-        match error.is::<tower::timeout::error::Elapsed>() {
-            true => CallError::Timeout(None),
-            false => CallError::Layer(error),
-        }
-    }
-}
-
-impl<E> CallError<E> {
-    /// Whether the call certainly did not run on the server, so sending it again (to
-    /// another connection or endpoint) cannot run it twice: it was [never
-    /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), a
-    /// client-side load shedder refused it, or
-    /// the server refused it unrun while shutting down, at its connection limit or
-    /// overloaded (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and
-    /// [`AT_CAPACITY`](crate::AT_CAPACITY) exceptions, and any `LOADSHEDDING` one, such as
-    /// [`OVERLOADED`](crate::OVERLOADED)).
-    pub fn is_retry_safe(&self) -> bool {
-        match self {
-            CallError::NotSent(_) | CallError::Unavailable(_) => true,
-            CallError::Layer(e) => e.is::<tower::load_shed::error::Overloaded>(),
-            CallError::Application(e) => {
-                is_shutting_down(e) || is_at_capacity(e) || e.kind == ApplicationExceptionKind::Loadshedding
-            }
-            _ => false,
-        }
-    }
-}
-
-/// Whether `e` is the exception a server answers with, unrun, while shutting down.
-pub(crate) fn is_shutting_down(e: &ApplicationException) -> bool {
-    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::SHUTTING_DOWN
-}
-
-/// Whether `e` is the exception a server answers with, unrun, at its connection limit.
-pub(crate) fn is_at_capacity(e: &ApplicationException) -> bool {
-    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::AT_CAPACITY
-}
-
-impl<E> From<TransportError> for CallError<E> {
-    fn from(e: TransportError) -> Self {
-        CallError::Transport(e)
+        let reply = sent.await.map_err(CallError::widen)?.ok_or_else(|| {
+            let message = "the channel answered a call with no reply";
+            let exception = ApplicationException::new(ApplicationExceptionKind::MissingResult, message);
+            CallError::Application(exception, site.clone())
+        })?;
+        reply.into_result::<R, E>().map_err(|e| e.located(&site))
     }
 }
 
@@ -187,17 +95,30 @@ pub struct Reply {
     seqid: i32,
     body_start: usize,
     limits: Limits,
+    peer: Option<Peer>,
 }
 
 impl Reply {
-    /// Reads the envelope of `message`, a whole reply as a transport yields it.
+    /// Reads the envelope of `message`, a whole reply as a transport yields it, from no
+    /// known [peer](Reply::peer) until [`Reply::from_peer`] names one.
     pub fn parse(message: Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Self> {
         let (kind, seqid, body_start) = {
             let mut r = Reader::from_bytes(&message).with_limits(limits);
             let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
             (header.kind, header.seqid, r.position())
         };
-        Ok(Reply { message, protocol, kind, seqid, body_start, limits })
+        Ok(Reply { message, protocol, kind, seqid, body_start, limits, peer: None })
+    }
+
+    /// The same reply, as come from `peer`: the endpoint its errors name.
+    pub fn from_peer(mut self, peer: Peer) -> Reply {
+        self.peer = Some(peer);
+        self
+    }
+
+    /// The endpoint that sent the reply, when the channel knew it.
+    pub fn peer(&self) -> Option<&Peer> {
+        self.peer.as_ref()
     }
 
     /// The sequence id, which pairs the reply with its call.
@@ -230,25 +151,33 @@ impl Reply {
     /// `TApplicationException`.
     #[doc(hidden)]
     pub fn into_result<R: ReturnField, E: Exceptions>(self) -> Result<R::Value, CallError<E>> {
+        let site = || match &self.peer {
+            Some(peer) => CallSite::default().at(peer.clone()),
+            None => CallSite::default(),
+        };
         match self.kind {
             MessageType::Reply => {}
             MessageType::Exception => {
-                let exception = self.decode_body::<ApplicationException>().map_err(CallError::Protocol)?;
-                return Err(CallError::Application(exception));
+                let exception =
+                    self.decode_body::<ApplicationException>().map_err(|e| CallError::Protocol(e, site()))?;
+                return Err(CallError::Application(exception, site()));
             }
             other => {
                 let message = format!("expected a reply, got a {other:?} message");
                 let exception = ApplicationException::new(ApplicationExceptionKind::InvalidMessageType, message);
-                return Err(CallError::Application(exception));
+                return Err(CallError::Application(exception, site()));
             }
         }
-        match self.decode_body::<MethodResult<R, E>>().map_err(CallError::Protocol)? {
+        match self.decode_body::<MethodResult<R, E>>().map_err(|e| CallError::Protocol(e, site()))? {
             MethodResult::Ok(v) => Ok(v.into_value()),
             MethodResult::Err(e) => Err(CallError::Exception(e)),
-            MethodResult::Missing => Err(CallError::Application(ApplicationException::new(
-                ApplicationExceptionKind::MissingResult,
-                "the reply carries neither a result nor a declared exception",
-            ))),
+            MethodResult::Missing => Err(CallError::Application(
+                ApplicationException::new(
+                    ApplicationExceptionKind::MissingResult,
+                    "the reply carries neither a result nor a declared exception",
+                ),
+                site(),
+            )),
         }
     }
 }

@@ -233,6 +233,7 @@
 mod accept;
 mod buffered;
 mod call;
+mod call_error;
 mod channel;
 #[cfg(feature = "client")]
 pub mod client;
@@ -261,7 +262,7 @@ pub mod tls;
 mod zlib;
 
 pub use buffered::BufferedCodec;
-pub use channel::{Call, CallError, Channel, Reply, ReplyFuture};
+pub use channel::{Call, CallError, CallSite, Channel, EndpointDown, Reply, ReplyFuture, Unavailable};
 #[cfg(feature = "client")]
 pub use client::{Client, ClientConfig};
 pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
@@ -415,7 +416,7 @@ pub mod codec {
 /// What only generated code names.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::channel::{send, send_call};
+    pub use crate::channel::{call, send};
     pub use tower_service::Service;
 
     /// The future of a generated server.

@@ -7,11 +7,11 @@ use std::task::{Context, Poll};
 
 use thrift_core::{Limits, MessageHeader, MessageType};
 
-use crate::channel::{Call, CallError, Reply, ReplyFuture};
+use crate::channel::{Call, CallError, CallSite, Reply, ReplyFuture, Unavailable};
 use crate::detect::ProtocolKind;
 use crate::framing::Framing;
 use crate::header::Headers;
-use crate::server::{respond, Request, ThriftService};
+use crate::server::{respond, Peer, Request, ThriftService};
 
 /// A [`Channel`](crate::Channel) that hands each call to a [`ThriftService`] in the same
 /// process: the call is encoded, parsed as a server would receive it, dispatched, and its
@@ -60,24 +60,24 @@ impl<S: ThriftService> LocalChannel<S> {
 
     fn request(&self, call: &Call, kind: MessageType) -> Result<Request, CallError> {
         let header = MessageHeader { name: call.method(), kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
-        let bytes =
-            call.encode(self.protocol, header, &Framing::Bare, Headers::none()).map_err(CallError::Transport)?;
-        Request::parse(bytes, self.protocol, false, Limits::default()).map_err(CallError::Protocol)
+        let bytes = call.encode(self.protocol, header, &Framing::Bare, Headers::none())?;
+        Request::parse(bytes, self.protocol, false, Limits::default()).map_err(|e| CallError::Protocol(e, local()))
     }
 
     /// Dispatches a call and reads its reply.
-    async fn answer(
-        mut service: S,
-        protocol: ProtocolKind,
-        call: Call,
-        request: Request,
-    ) -> Result<Option<Reply>, CallError> {
-        let method = call.method();
+    async fn answer(mut service: S, protocol: ProtocolKind, request: Request) -> Result<Option<Reply>, CallError> {
         match respond(&mut service, request).await.into_bytes() {
-            Some(reply) => Reply::parse(reply, protocol, Limits::default()).map(Some).map_err(CallError::Protocol),
-            None => Err(CallError::Unavailable(format!("{method}: the service sent no reply to a call"))),
+            Some(reply) => {
+                Reply::parse(reply, protocol, Limits::default()).map(Some).map_err(|e| CallError::Protocol(e, local()))
+            }
+            None => Err(CallError::Unavailable(Unavailable::NoReply, local())),
         }
     }
+}
+
+/// Where a local channel's calls go, as its errors name it.
+fn local() -> CallSite {
+    CallSite::default().at(Peer::Local)
 }
 
 /// A call's reply comes back once the service answered; a oneway message completes once
@@ -93,7 +93,7 @@ impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
 
     fn call(&mut self, call: Call) -> Self::Future {
         let kind = if call.is_oneway() { MessageType::Oneway } else { MessageType::Call };
-        let request = self.request(&call, kind);
+        let request = self.request(&call, kind).map_err(|e| e.located(&local()));
         let (service, protocol) = (self.service.clone(), self.protocol);
         Box::pin(async move {
             let request = request?;
@@ -101,7 +101,7 @@ impl<S: ThriftService + Sync> tower_service::Service<Call> for LocalChannel<S> {
                 tokio::spawn(async move { respond(&mut { service }, request).await });
                 return Ok(None);
             }
-            Self::answer(service, protocol, call, request).await
+            Self::answer(service, protocol, request).await
         })
     }
 }

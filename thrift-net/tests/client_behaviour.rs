@@ -10,6 +10,7 @@ use bytes::{Bytes, BytesMut};
 use hello::*;
 use thrift_core::__private::Returns;
 use thrift_core::{Binary, Limits, MessageType};
+use thrift_net::server::Peer;
 use thrift_net::{Call, CallError, Client, ClientConfig, FramedCodec, ProtocolKind, Request, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -65,7 +66,17 @@ async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
     let client = hello_client(&handle, config).await;
     let started = Instant::now();
     match within(client.slow_hello("late".into(), 400)).await {
-        Err(CallError::Timeout(limit)) => assert_eq!(limit, Some(Duration::from_millis(100))),
+        Err(e @ CallError::Timeout(..)) => {
+            let CallError::Timeout(limit, site) = &e else { unreachable!() };
+            assert_eq!(*limit, Some(Duration::from_millis(100)));
+            // The error names the call and where it went, on one line.
+            let peer = Peer::Tcp(handle.local_addr());
+            assert_eq!(
+                (site.service(), site.method(), site.endpoint()),
+                (Some("HelloService"), Some("slowHello"), Some(&peer))
+            );
+            assert_eq!(e.to_string(), format!("calling HelloService.slowHello on {peer}: no reply within 100ms"));
+        }
         other => panic!("expected a timeout, got {other:?}"),
     }
     assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
@@ -97,7 +108,10 @@ async fn a_broken_connection_fails_every_pending_call_at_once() {
     drop(server);
     while let Some(joined) = within(calls.join_next()).await {
         match joined.unwrap() {
-            Err(CallError::Transport(e)) => assert!(e.is_io(), "{e}"),
+            Err(CallError::Transport(e, site)) => {
+                assert!(e.is_io(), "{e}");
+                assert_eq!((site.method(), site.endpoint()), (Some("sayHello"), Some(&Peer::Tcp(addr))));
+            }
             other => panic!("expected a transport error, got {other:?}"),
         }
     }
@@ -107,7 +121,7 @@ async fn a_broken_connection_fails_every_pending_call_at_once() {
     // Later calls fail at once, without waiting for their timeout, as never sent.
     let started = Instant::now();
     let e = within(client.say_hello(HelloRequest { name: "after".into() })).await.unwrap_err();
-    assert!(matches!(e, CallError::NotSent(_)) && e.is_retry_safe(), "{e:?}");
+    assert!(matches!(e, CallError::NotSent(..)) && e.is_retry_safe(), "{e:?}");
     assert!(started.elapsed() < Duration::from_millis(100));
 }
 
@@ -178,7 +192,7 @@ async fn an_undecodable_reply_fails_the_pending_calls() {
     server.send(&[0, 0, 0, 3, 1, 2, 3]).await; // a frame that holds no envelope
     match within(call).await.unwrap() {
         // The protocol's own error, kept typed.
-        Err(CallError::Protocol(e)) => assert!(!e.to_string().is_empty()),
+        Err(CallError::Protocol(e, ..)) => assert!(!e.to_string().is_empty()),
         other => panic!("expected a protocol error, got {other:?}"),
     }
     assert!(client.channel().is_closed());
@@ -208,7 +222,7 @@ async fn close_fails_the_waiting_calls_of_every_clone() {
     });
     eventually("the call waiting", || client.channel().in_flight() == 1).await;
     client.channel().close();
-    assert!(matches!(within(call).await.unwrap(), Err(CallError::Transport(_))));
+    assert!(matches!(within(call).await.unwrap(), Err(CallError::Transport(..))));
     assert!(client.channel().is_closed());
 }
 
@@ -260,7 +274,8 @@ async fn tower_layers_wrap_the_client() {
         "hello, layered"
     );
     match within(typed.slow_hello("s".into(), 2000)).await {
-        Err(CallError::Timeout(None)) => {}
+        // A layer's error knows no endpoint, but the typed client names the method.
+        Err(CallError::Timeout(None, site)) => assert_eq!((site.method(), site.endpoint()), (Some("slowHello"), None)),
         other => panic!("expected the layer's timeout, got {other:?}"),
     }
 
@@ -273,7 +288,7 @@ async fn tower_layers_wrap_the_client() {
     });
     assert_eq!(slow.unwrap(), "hello, s");
     match refused {
-        Err(e @ CallError::Layer(_)) => assert!(e.is_retry_safe(), "{e}"),
+        Err(e @ CallError::Layer(..)) => assert!(e.is_retry_safe(), "{e}"),
         other => panic!("expected the load shedder's refusal, got {other:?}"),
     }
 
@@ -281,7 +296,7 @@ async fn tower_layers_wrap_the_client() {
     client.close();
     let mut closed = client.clone();
     match within(closed.ready()).await {
-        Err(e @ CallError::NotSent(_)) => assert!(e.is_retry_safe()),
+        Err(e @ CallError::NotSent(..)) => assert!(e.is_retry_safe()),
         other => panic!("expected the closed connection's error, got {other:?}"),
     }
 }
@@ -304,7 +319,7 @@ async fn a_reply_naming_another_method_is_refused() {
     let result: Result<HelloResponse, HelloError> = Ok(HelloResponse { message: "wrong".into() });
     server.send(&other.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
     match within(call).await.unwrap() {
-        Err(CallError::Application(e)) => {
+        Err(CallError::Application(e, ..)) => {
             assert_eq!(e.kind, thrift_core::ApplicationExceptionKind::WrongMethodName, "{e}");
             assert!(e.message.contains("logged") && e.message.contains("sayHello"), "{e}");
         }
@@ -338,7 +353,7 @@ async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
     let started = Instant::now();
     server.send(&bogus.reply_result::<Returns<HelloResponse>, HelloError>(result).into_bytes().unwrap()).await;
     match within(call).await.unwrap() {
-        Err(CallError::Transport(e)) => assert!(e.to_string().contains("no call was given"), "{e}"),
+        Err(CallError::Transport(e, ..)) => assert!(e.to_string().contains("no call was given"), "{e}"),
         other => panic!("expected a transport error, got {other:?}"),
     }
     assert!(started.elapsed() < Duration::from_secs(10), "failed at once, not at the 30 s timeout");
@@ -365,7 +380,7 @@ async fn a_corrupt_buffered_reply_stream_fails_the_calls_with_the_protocols_own_
     reply.extend_from_slice(&[0, 0, 0, 1, 0x1f, 0, 1]);
     within(stream.write_all(&reply)).await.unwrap();
     match within(call).await.unwrap() {
-        Err(CallError::Protocol(e)) => {
+        Err(CallError::Protocol(e, ..)) => {
             assert_eq!(e.kind(), &thrift_core::ErrorKind::InvalidType(0x1f), "{e}");
             assert!(e.offset().is_some(), "the place is kept: {e}");
         }

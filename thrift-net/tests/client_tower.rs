@@ -37,7 +37,7 @@ async fn a_typed_client_runs_over_tower_layers_on_a_pool() {
     }
     // The layer's timeout is a typed timeout, and the pool counts its connection's loss.
     match within(client.slow_hello("late".into(), 2000)).await {
-        Err(CallError::Timeout(None)) => {}
+        Err(CallError::Timeout(None, ..)) => {}
         other => panic!("expected the timeout layer's timeout, got {other:?}"),
     }
     // Oneway messages go through the stack too.
@@ -69,7 +69,7 @@ async fn a_load_shedder_over_a_pool_refuses_what_it_cannot_take_as_retry_safe() 
     });
     assert_eq!(slow.unwrap(), "hello, first");
     match refused {
-        Err(e @ CallError::Layer(_)) => {
+        Err(e @ CallError::Layer(..)) => {
             assert!(e.is_retry_safe(), "{e}");
             assert!(e.to_string().contains("overloaded"), "{e}");
         }

@@ -121,7 +121,7 @@ async fn the_client_names_what_went_wrong() {
     let (base, app) = axum_app().await;
     // A route that is not Thrift: the status and the body's start.
     let err = within(client(&format!("{base}/health"), ProtocolKind::Binary).logged()).await.unwrap_err();
-    assert!(matches!(err, CallError::Transport(_)), "{err:?}");
+    assert!(matches!(err, CallError::Transport(..)), "{err:?}");
     assert!(err.to_string().contains("HTTP 405"), "{err}");
     let err = within(client(&format!("{base}/nowhere"), ProtocolKind::Binary).logged()).await.unwrap_err();
     assert!(err.to_string().contains("HTTP 404"), "{err}");
@@ -131,7 +131,7 @@ async fn the_client_names_what_went_wrong() {
     let closed = format!("http://{}/thrift", listener.local_addr().unwrap());
     drop(listener);
     let err = within(client(&closed, ProtocolKind::Binary).logged()).await.unwrap_err();
-    assert!(matches!(err, CallError::NotSent(_)) && err.is_retry_safe(), "{err:?}");
+    assert!(matches!(err, CallError::NotSent(..)) && err.is_retry_safe(), "{err:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -67,7 +67,7 @@ async fn both_modes_are_correct_against_a_one_request_at_a_time_server() {
         )))
         .await;
         match reply.unwrap().expect("a reply").into_result::<Void, NoException>() {
-            Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
+            Err(CallError::Application(e, ..)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
             other => panic!("{mode:?}: {other:?}"),
         }
         let m = pool.metrics()[0];
@@ -86,7 +86,7 @@ async fn a_timed_out_call_does_not_misplace_replies_on_a_one_request_at_a_time_s
         let pool = Pool::new([server.addr], PoolConfig { mode, client: client_config, ..PoolConfig::default() });
         let client = hello_service::Client::new(pool.clone());
         let slow = within(client.slow_hello("late".into(), 300)).await;
-        assert!(matches!(slow, Err(CallError::Timeout(_))), "{mode:?}: {slow:?}");
+        assert!(matches!(slow, Err(CallError::Timeout(..))), "{mode:?}: {slow:?}");
         for i in 0..10 {
             let name = format!("{i}");
             assert_eq!(within(client.slow_hello(name.clone(), 20)).await.unwrap(), format!("hello, {name}"));

@@ -106,7 +106,7 @@ async fn callers_see_no_retryable_failure_and_no_wrong_reply_through_a_kill_a_re
                         match client.put(key.clone()).await {
                             Ok(value) => assert_eq!(value, format!("put {key}"), "another caller's reply"),
                             // Lost with its connection: it may have run, so it is not retried.
-                            Err(e @ (CallError::Transport(_) | CallError::Timeout(_))) => {
+                            Err(e @ (CallError::Transport(..) | CallError::Timeout(..))) => {
                                 assert!(!e.is_retry_safe(), "{e:?}");
                                 tally.puts_lost.fetch_add(1, Ordering::Relaxed);
                             }

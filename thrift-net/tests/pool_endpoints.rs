@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use hello::*;
 use pool::*;
-use thrift_net::{Balance, CallError, Pool, PoolConfig, Server, ServerHandle};
+use thrift_net::{Balance, CallError, Pool, PoolConfig, Server, ServerHandle, Unavailable};
 
 /// A short backoff, so a test sees an ejected endpoint come back within a few hundred ms.
 fn quick_backoff() -> PoolConfig {
@@ -183,8 +183,17 @@ async fn every_endpoint_down_fails_fast_naming_each() {
         let result = within(client.say_hello(HelloRequest { name: "nobody".into() })).await;
         assert!(started.elapsed() < Duration::from_millis(500), "call {i} took {:?}", started.elapsed());
         match result {
-            Err(CallError::Unavailable(why)) => {
-                assert!(why.contains(&x.to_string()) && why.contains(&y.to_string()), "names both: {why}");
+            Err(e @ CallError::Unavailable(Unavailable::Refused(_) | Unavailable::AllDown(_), _)) => {
+                let CallError::Unavailable(Unavailable::Refused(downs) | Unavailable::AllDown(downs), site) = &e else {
+                    unreachable!()
+                };
+                let mut named: Vec<_> = downs.iter().map(|d| d.endpoint).collect();
+                named.sort();
+                let mut both = vec![x, y];
+                both.sort();
+                assert_eq!(named, both, "names both: {e}");
+                assert_eq!((site.service(), site.method()), (Some("HelloService"), Some("sayHello")), "{e}");
+                assert!(e.to_string().starts_with("calling HelloService.sayHello: unavailable: "), "{e}");
             }
             other => panic!("expected the endpoints to be unavailable, got {other:?}"),
         }
@@ -193,7 +202,7 @@ async fn every_endpoint_down_fails_fast_naming_each() {
 
     let empty = Pool::new([], PoolConfig::default());
     match hello_service::Client::new(empty).say_hello(HelloRequest::default()).await {
-        Err(CallError::Unavailable(why)) => assert!(why.contains("no endpoints"), "{why}"),
+        Err(CallError::Unavailable(Unavailable::NoEndpoints, site)) => assert_eq!(site.method(), Some("sayHello")),
         other => panic!("{other:?}"),
     }
 }

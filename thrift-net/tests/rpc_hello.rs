@@ -42,7 +42,7 @@ fn application_error<T: std::fmt::Debug, E: std::fmt::Debug>(
     result: Result<T, CallError<E>>,
 ) -> thrift_core::ApplicationException {
     match result {
-        Err(CallError::Application(e)) => e,
+        Err(CallError::Application(e, ..)) => e,
         other => panic!("expected a TApplicationException, got {other:?}"),
     }
 }

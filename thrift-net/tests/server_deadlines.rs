@@ -25,7 +25,7 @@ async fn a_handler_past_the_timeout_is_cancelled_and_its_call_answered_timeout()
     let client = hello_client(&handle, ClientConfig::default()).await;
 
     let err = within(client.slow_hello("late".into(), 60_000)).await.unwrap_err();
-    let CallError::Application(e) = err else { panic!("expected an application exception, got {err:?}") };
+    let CallError::Application(e, ..) = err else { panic!("expected an application exception, got {err:?}") };
     assert_eq!(e.kind, ApplicationExceptionKind::Timeout);
     assert!(e.message.contains("slowHello ran past the server's handler timeout of 100ms"), "{}", e.message);
     eventually("the handler's future was dropped", || greeter.0.running.load(std::sync::atomic::Ordering::SeqCst) == 0)

@@ -67,7 +67,7 @@ async fn a_slow_handler_does_not_count_as_an_idle_peer() {
     within(client.channel().closed()).await;
     assert!(client.channel().is_closed());
     let e = within(client.say_hello(HelloRequest { name: "late".into() })).await.unwrap_err();
-    assert!(matches!(e, CallError::NotSent(_)), "{e:?}");
+    assert!(matches!(e, CallError::NotSent(..)), "{e:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -87,12 +87,12 @@ async fn connections_beyond_the_limit_are_turned_away_with_a_retryable_answer() 
     // A client's first call is answered, unrun: the server is full, not broken.
     let rejected = hello_client(&handle, ClientConfig::default()).await;
     let e = within(rejected.say_hello(HelloRequest { name: "no".into() })).await.unwrap_err();
-    let CallError::Application(exception) = &e else { panic!("expected AT_CAPACITY, got {e:?}") };
+    let CallError::Application(exception, ..) = &e else { panic!("expected AT_CAPACITY, got {e:?}") };
     assert_eq!(exception.message, thrift_net::AT_CAPACITY);
     assert!(e.is_retry_safe());
     // The client sends nothing more on that connection.
     let e = within(rejected.say_hello(HelloRequest { name: "again".into() })).await.unwrap_err();
-    assert!(matches!(e, CallError::NotSent(_)), "{e:?}");
+    assert!(matches!(e, CallError::NotSent(..)), "{e:?}");
     assert_eq!(handle.metrics().connections_rejected, 2);
     assert_eq!(handle.metrics().requests, 2, "the turned-away call was not run");
 
@@ -130,14 +130,14 @@ async fn frames_beyond_the_limit_close_the_connection_and_fail_its_calls() {
     // transport error instead of hanging.
     let client = hello_client(&handle, ClientConfig::default()).await;
     let e = within(client.say_hello(big.clone())).await.unwrap_err();
-    assert!(matches!(e, CallError::Transport(_)), "{e:?}");
+    assert!(matches!(e, CallError::Transport(..)), "{e:?}");
     assert!(client.channel().is_closed());
 
     // A client with the same limit refuses to send it, and its connection stays usable.
     let config = ClientConfig { limits, ..ClientConfig::new(Transport::Framed, ProtocolKind::Compact) };
     let client = hello_client(&handle, config).await;
     match within(client.say_hello(big)).await {
-        Err(CallError::Transport(e)) => assert_eq!(e.phase(), Phase::Encode, "{e}"),
+        Err(CallError::Transport(e, ..)) => assert_eq!(e.phase(), Phase::Encode, "{e}"),
         other => panic!("expected an encode error, got {other:?}"),
     }
     assert!(!client.channel().is_closed());

@@ -92,7 +92,7 @@ async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods(
         .unwrap()
         .expect("a reply");
     match reply.into_result::<Void, NoException>() {
-        Err(CallError::Application(e)) => {
+        Err(CallError::Application(e, ..)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod);
             assert!(e.message.contains("Nope"), "{}", e.message);
         }
@@ -103,7 +103,7 @@ async fn unknown_services_and_plain_names_without_a_default_are_unknown_methods(
     let plain = within(Client::connect(handle.local_addr(), ClientConfig::default())).await.unwrap();
     let calc = calculator::Client::new(plain);
     match within(calc.add(1, 2)).await {
-        Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
+        Err(CallError::Application(e, ..)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
     }
     // Both connections still work: the errors were replies.

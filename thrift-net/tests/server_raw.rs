@@ -176,7 +176,7 @@ async fn failures_are_answered_with_the_requests_seqid_and_the_connection_goes_o
         assert_eq!(reply.kind(), MessageType::Exception, "{what}");
         let seqid = reply.seqid();
         match reply.into_result::<Void, NoException>() {
-            Err(CallError::Application(e)) => assert_eq!(e.kind, kind, "{what}: {}", e.message),
+            Err(CallError::Application(e, ..)) => assert_eq!(e.kind, kind, "{what}: {}", e.message),
             other => panic!("{what}: expected a TApplicationException, got {other:?}"),
         }
         assert!((11..=13).contains(&seqid), "{what}: seqid {seqid}");
@@ -200,7 +200,7 @@ async fn failures_are_answered_with_the_requests_seqid_and_the_connection_goes_o
     let reply = conn.read_reply().await;
     assert_eq!(reply.seqid(), 15);
     match reply.into_result::<Returns<HelloResponse>, HelloError>() {
-        Err(CallError::Application(e)) => {
+        Err(CallError::Application(e, ..)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod);
             assert_eq!(e.message, "unknown method Bogus:sayHello");
         }

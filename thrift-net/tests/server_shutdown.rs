@@ -40,7 +40,7 @@ async fn requests_in_flight_finish_within_the_deadline() {
     within(client.channel().closed()).await;
     within(idle.channel().closed()).await;
     let e = within(client.say_hello(HelloRequest { name: "after".into() })).await.unwrap_err();
-    assert!(matches!(e, CallError::NotSent(_)), "{e:?}");
+    assert!(matches!(e, CallError::NotSent(..)), "{e:?}");
     assert!(within(TcpStream::connect(addr)).await.is_err());
     let metrics = handle.metrics();
     assert_eq!((metrics.connections, metrics.in_flight), (0, 0), "{metrics:?}");
@@ -51,7 +51,7 @@ async fn requests_in_flight_finish_within_the_deadline() {
 /// error's description otherwise.
 fn transport<E: std::fmt::Debug>(e: &CallError<E>) -> Result<(), String> {
     match e {
-        CallError::Transport(_) => Ok(()),
+        CallError::Transport(..) => Ok(()),
         e if e.is_retry_safe() => Ok(()),
         other => Err(format!("{other:?}")),
     }

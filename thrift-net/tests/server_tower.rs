@@ -104,7 +104,7 @@ async fn towers_timeout_layer_answers_timeout_and_the_connection_stays_usable() 
     let client = connect(handle.local_addr()).await;
 
     let err = within(client.pass(1)).await.unwrap_err();
-    let CallError::Application(e) = &err else { panic!("expected an application exception, got {err:?}") };
+    let CallError::Application(e, ..) = &err else { panic!("expected an application exception, got {err:?}") };
     assert_eq!(e.kind, ApplicationExceptionKind::Timeout, "{e}");
     assert!(e.message.contains("pass"), "names the method: {e}");
     assert!(!err.is_retry_safe(), "a timed-out call may have run");
@@ -132,7 +132,7 @@ async fn load_shed_over_a_concurrency_limit_answers_overloaded_which_is_retry_sa
 
     // The second is shed, unrun, with the exception a client may retry elsewhere.
     let err = within(client.pass(8)).await.unwrap_err();
-    let CallError::Application(e) = &err else { panic!("expected an application exception, got {err:?}") };
+    let CallError::Application(e, ..) = &err else { panic!("expected an application exception, got {err:?}") };
     assert_eq!((e.kind, e.message.as_str()), (ApplicationExceptionKind::Loadshedding, OVERLOADED));
     assert!(err.is_retry_safe());
     assert_eq!(keeper.waiting.load(Ordering::SeqCst), 1, "the shed call never ran");

@@ -125,7 +125,7 @@ async fn typed_calls_round_trip_in_both_protocols() {
 
         assert_eq!(client.count().await.unwrap(), 2);
         match client.fail().await {
-            Err(CallError::Application(e)) => {
+            Err(CallError::Application(e, ..)) => {
                 assert_eq!((e.kind, e.message.as_str()), (ApplicationExceptionKind::InternalError, "nope"))
             }
             other => panic!("expected an application exception, got {other:?}"),
@@ -155,7 +155,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
         .unwrap()
         .expect("a reply");
     match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
-        Err(CallError::Application(e)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
+        Err(CallError::Application(e, ..)) => assert_eq!(e.kind, ApplicationExceptionKind::UnknownMethod),
         other => panic!("expected UNKNOWN_METHOD, got {other:?}"),
     }
     // sayHello's args struct holds a required struct at id 1; a string there is reported as
@@ -172,7 +172,7 @@ async fn unknown_methods_and_bad_arguments_are_application_exceptions() {
         .unwrap()
         .expect("a reply");
     match reply.into_result::<thrift_core::__private::Void, thrift_core::NoException>() {
-        Err(CallError::Application(e)) => {
+        Err(CallError::Application(e, ..)) => {
             assert_eq!(e.kind, ApplicationExceptionKind::ProtocolError);
             assert!(e.message.contains("sayHello_args.req (id 1): wire type string, expected struct"), "{}", e.message);
         }

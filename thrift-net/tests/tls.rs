@@ -188,7 +188,7 @@ async fn a_server_requiring_client_certificates_refuses_a_client_without_one() {
         Err(e) => e.to_string(),
         Ok(client) => match greet(client, "ada").await {
             // Failed as sent, or as not sent if the alert closed the connection first.
-            Err(CallError::Transport(e) | CallError::NotSent(e)) => e.to_string(),
+            Err(CallError::Transport(e, ..) | CallError::NotSent(e, ..)) => e.to_string(),
             other => panic!("a client without a certificate was served: {other:?}"),
         },
     };
@@ -224,7 +224,7 @@ async fn a_plaintext_client_to_a_tls_server_gets_an_error_not_a_hang() {
     let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
     let start = Instant::now();
     let e = match greet(client, "ada").await {
-        Err(CallError::Transport(e)) => e.to_string(),
+        Err(CallError::Transport(e, ..)) => e.to_string(),
         other => panic!("expected a transport error, got {other:?}"),
     };
     assert!(start.elapsed() < Duration::from_secs(5), "at once, not at the call timeout");

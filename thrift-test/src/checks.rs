@@ -70,8 +70,8 @@ impl Suite {
 
     fn failed_call<E: Debug>(&mut self, bit: u8, what: &str, error: CallError<E>) {
         let extra = match error {
-            CallError::Timeout(_) => TIMEOUT,
-            CallError::Transport(_) | CallError::Unavailable(_) => UNKNOWN,
+            CallError::Timeout(..) => TIMEOUT,
+            CallError::Transport(..) | CallError::Unavailable(..) => UNKNOWN,
             _ => 0,
         };
         self.fail(bit | extra, what, format!("call failed: {error}"));
@@ -79,7 +79,9 @@ impl Suite {
 
     /// Runs one call, bounded by the suite's timeout whatever the channel does.
     async fn call<T, E>(&self, call: impl Future<Output = Result<T, CallError<E>>>) -> Result<T, CallError<E>> {
-        tokio::time::timeout(self.timeout, call).await.unwrap_or(Err(CallError::Timeout(Some(self.timeout))))
+        tokio::time::timeout(self.timeout, call)
+            .await
+            .unwrap_or(Err(CallError::Timeout(Some(self.timeout), thrift_net::CallSite::default())))
     }
 
     /// Checks that a call returned `want`.
@@ -227,7 +229,7 @@ async fn exceptions<C: Channel>(s: &mut Suite, client: &thrift_test::Client<C>) 
 
     let what = "testException(\"TException\")";
     match s.call(client.test_exception("TException".into())).await {
-        Err(CallError::Application(_)) => s.pass(what),
+        Err(CallError::Application(..)) => s.pass(what),
         Ok(()) => s.fail(EXCEPTIONS, what, "returned instead of failing".into()),
         Err(e) => s.failed_call(EXCEPTIONS, what, e),
     }

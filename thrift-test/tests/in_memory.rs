@@ -15,7 +15,7 @@ use thrift_conformance::{
 };
 use thrift_core::ApplicationException;
 use thrift_core::OrApplication;
-use thrift_net::{Call, CallError, Channel, LocalChannel, ProtocolKind, Reply};
+use thrift_net::{Call, CallError, CallSite, Channel, LocalChannel, ProtocolKind, Reply};
 
 const TIMEOUT_PER_CALL: Duration = Duration::from_secs(5);
 
@@ -38,7 +38,7 @@ impl tower::Service<Call> for Down {
     }
 
     fn call(&mut self, _: Call) -> Self::Future {
-        ready(Err(CallError::Unavailable("no server".into())))
+        ready(Err(CallError::NotSent(std::io::Error::other("no server").into(), CallSite::default())))
     }
 }
 
@@ -103,7 +103,7 @@ async fn the_handler_answers_as_apaches_servers_do() {
     assert_eq!(map_map[&-4], BTreeMap::from([(-4, -4), (-3, -3), (-2, -2), (-1, -1)]));
     assert_eq!(map_map[&4], BTreeMap::from([(1, 1), (2, 2), (3, 3), (4, 4)]));
     match client.test_exception("TException".into()).await {
-        Err(CallError::Application(e)) => assert_eq!(e.message, "This is a TException"),
+        Err(CallError::Application(e, ..)) => assert_eq!(e.message, "This is a TException"),
         other => panic!("expected a TApplicationException, got {other:?}"),
     }
     assert_eq!(second.secondtest_string("x".into()).await.unwrap(), "testString(\"x\")");

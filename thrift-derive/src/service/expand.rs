@@ -329,8 +329,7 @@ fn client(names: &Names<'_>) -> TokenStream {
             }
         } else {
             quote! {
-                let reply = #net::__private::send_call(&self.channel, #call).await.map_err(#net::CallError::widen)?;
-                reply.into_result::<#ret, #err>()
+                #net::__private::call::<_, #ret, #err>(&self.channel, #call).await
             }
         };
         quote! {

@@ -17,12 +17,14 @@ use tracing::{debug, warn};
 
 use super::ClientConfig;
 use crate::buffered::BufferedCodec;
-use crate::channel::{is_at_capacity, is_shutting_down, CallError, Reply};
+use crate::call_error::{is_at_capacity, is_shutting_down, CallSite};
+use crate::channel::{CallError, Reply};
 use crate::detect::{ProtocolKind, Transport};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::header::ReplyCodec;
 use crate::protocol::with_protocol;
+use crate::server::Peer;
 
 /// Calls waiting in the writer's queue before callers wait for room.
 const QUEUE: usize = 1024;
@@ -54,6 +56,8 @@ pub(crate) struct Outbound {
 /// What the caller side and the two tasks of one connection share.
 pub(crate) struct Shared {
     pub config: ClientConfig,
+    /// Where the connection goes, for errors (unknown for a stream given by hand).
+    pub peer: Option<Peer>,
     state: Mutex<State>,
     /// Cancelled once the connection is closed: no call can start and both tasks end.
     closed: CancellationToken,
@@ -97,22 +101,23 @@ impl Closed {
     /// For a call that was sent and whose reply will not come.
     fn error(&self) -> CallError {
         match &self.protocol {
-            Some(e) => CallError::Protocol(e.clone()),
-            None => CallError::Transport(self.transport()),
+            Some(e) => CallError::Protocol(e.clone(), CallSite::default()),
+            None => self.transport().into(),
         }
     }
 
     /// For a call the connection never sent.
     fn not_sent(&self) -> CallError {
-        CallError::NotSent(self.transport())
+        CallError::NotSent(self.transport(), CallSite::default())
     }
 }
 
 impl Shared {
-    pub fn new(config: ClientConfig) -> Self {
+    pub fn new(config: ClientConfig, peer: Option<Peer>) -> Self {
         let state = State { pending: HashMap::new(), next_seqid: 1, wrapped: false, closing: None, closed: None };
         Shared {
             config,
+            peer,
             state: Mutex::new(state),
             closed: CancellationToken::new(),
             retiring: AtomicBool::new(false),
@@ -309,23 +314,23 @@ impl Shared {
             return Ok(());
         };
         let outcome = match Reply::parse(message, self.config.protocol, self.config.limits) {
-            Err(e) => Err(CallError::Protocol(e)),
-            Ok(_) if !names_call(&name, &pending) => Err(CallError::Application(ApplicationException::new(
-                ApplicationExceptionKind::WrongMethodName,
-                format!("the reply names {name:?}, the call was {:?}", &*pending.method),
-            ))),
+            Err(e) => Err(CallError::Protocol(e, CallSite::default())),
+            Ok(_) if !names_call(&name, &pending) => {
+                let message = format!("the reply names {name:?}, the call was {:?}", &*pending.method);
+                let exception = ApplicationException::new(ApplicationExceptionKind::WrongMethodName, message);
+                Err(CallError::Application(exception, CallSite::default()))
+            }
             Ok(_) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
-                Err(CallError::Application(ApplicationException::new(
-                    ApplicationExceptionKind::InvalidMessageType,
-                    format!("expected a reply, got a {kind:?} message"),
-                )))
+                let message = format!("expected a reply, got a {kind:?} message");
+                let exception = ApplicationException::new(ApplicationExceptionKind::InvalidMessageType, message);
+                Err(CallError::Application(exception, CallSite::default()))
             }
             Ok(reply) => match refused_unrun(&reply, kind) {
                 // The server runs nothing more from this connection: send nothing more. The
                 // call did not run: an error already, so a pool sends it again elsewhere.
                 Some((notice, exception)) => {
                     self.retire(io::ErrorKind::ConnectionAborted, notice);
-                    Err(CallError::Application(exception))
+                    Err(CallError::Application(exception, CallSite::default()))
                 }
                 None => Ok(reply),
             },

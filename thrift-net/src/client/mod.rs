@@ -19,12 +19,13 @@ use tracing::Instrument;
 
 pub use config::ClientConfig;
 
-use crate::channel::{Call, CallError, Reply};
+use crate::channel::{Call, CallError, CallSite, Reply};
 use crate::detect::Transport;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::Framing;
 use crate::header::{FrameInfo, Headers};
 use crate::message::call_name;
+use crate::server::Peer;
 use connection::{Outbound, Shared};
 
 /// A client connection that carries many calls at once.
@@ -135,8 +136,9 @@ impl Client {
         // Calls are whole messages written at once: don't let Nagle hold them back.
         stream.set_nodelay(true)?;
         crate::keepalive::set(&stream, config.tcp_keepalive)?;
+        let peer = stream.peer_addr().ok().map(Peer::Tcp);
         let (rd, wr) = stream.into_split();
-        Ok(Client::from_halves(rd, wr, config))
+        Ok(Client::from_halves(rd, wr, config, peer))
     }
 
     /// Connects to the Unix domain socket at `path` (within
@@ -153,9 +155,10 @@ impl Client {
         path: impl AsRef<std::path::Path>,
         config: ClientConfig,
     ) -> Result<Client, TransportError> {
+        let path = path.as_ref();
         let stream = within_connect_timeout(&config, tokio::net::UnixStream::connect(path)).await?;
         let (rd, wr) = stream.into_split();
-        Ok(Client::from_halves(rd, wr, config))
+        Ok(Client::from_halves(rd, wr, config, Some(Peer::Unix(Some(path.into())))))
     }
 
     /// Connects to `addr` over TLS (within [`ClientConfig::connect_timeout`], the handshake
@@ -195,17 +198,21 @@ impl Client {
             let stream = TcpStream::connect(addr).await?;
             stream.set_nodelay(true)?;
             crate::keepalive::set(&stream, config.tcp_keepalive)?;
-            connector
+            let peer = stream.peer_addr().ok().map(Peer::Tcp);
+            let stream = connector
                 .connect(name, stream)
                 .await
-                .map_err(|e| io::Error::new(e.kind(), format!("TLS handshake with {server_name:?} failed: {e}")))
+                .map_err(|e| io::Error::new(e.kind(), format!("TLS handshake with {server_name:?} failed: {e}")))?;
+            Ok::<_, io::Error>((stream, peer))
         };
-        let stream = within_connect_timeout(&config, connecting).await?;
-        Ok(Client::new(stream, config))
+        let (stream, peer) = within_connect_timeout(&config, connecting).await?;
+        let (rd, wr) = tokio::io::split(stream);
+        Ok(Client::from_halves(rd, wr, config, peer))
     }
 
     /// A client over an established byte stream (a TLS stream, an in-memory pipe...);
-    /// [`ClientConfig::connect_timeout`] does not apply.
+    /// [`ClientConfig::connect_timeout`] does not apply. Its errors name no endpoint: it
+    /// does not know the stream's.
     ///
     /// # Panics
     /// When called outside a tokio runtime.
@@ -214,10 +221,10 @@ impl Client {
         T: AsyncRead + AsyncWrite + Send + 'static,
     {
         let (rd, wr) = tokio::io::split(io);
-        Client::from_halves(rd, wr, config)
+        Client::from_halves(rd, wr, config, None)
     }
 
-    fn from_halves<R, W>(rd: R, wr: W, config: ClientConfig) -> Client
+    fn from_halves<R, W>(rd: R, wr: W, config: ClientConfig, peer: Option<Peer>) -> Client
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -225,18 +232,18 @@ impl Client {
         #[cfg(feature = "zlib")]
         if config.zlib {
             let (rd, wr) = (crate::zlib::ZlibReader::new(rd), crate::zlib::ZlibWriter::new(wr));
-            return Client::spawn(rd, wr, config);
+            return Client::spawn(rd, wr, config, peer);
         }
-        Client::spawn(rd, wr, config)
+        Client::spawn(rd, wr, config, peer)
     }
 
-    fn spawn<R, W>(rd: R, wr: W, config: ClientConfig) -> Client
+    fn spawn<R, W>(rd: R, wr: W, config: ClientConfig, peer: Option<Peer>) -> Client
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let timeout = config.call_timeout;
-        let shared = Arc::new(Shared::new(config));
+        let shared = Arc::new(Shared::new(config, peer));
         let tx = connection::spawn(rd, wr, shared.clone());
         Client { inner: Arc::new(Handle { shared, tx }), headers: None, timeout }.with_timeout(timeout)
     }
@@ -268,7 +275,7 @@ impl Client {
     /// let server = Server::new().bind("127.0.0.1:0", slow::Server::new(Napper)).await?;
     /// let connection = Client::connect(server.local_addr(), ClientConfig::default()).await?;
     /// let hasty = slow::Client::new(connection.with_timeout(Duration::from_millis(50)));
-    /// assert!(matches!(hasty.nap(10_000).await, Err(CallError::Timeout(_))));
+    /// assert!(matches!(hasty.nap(10_000).await, Err(CallError::Timeout(..))));
     /// // The connection is not spoiled for the patient.
     /// slow::Client::new(connection).nap(1).await?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -379,10 +386,26 @@ impl Client {
     /// The [`CallError`]s listed above; never [`CallError::Exception`], which the typed
     /// client decodes from the reply.
     pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
-        match call.is_oneway() {
+        let peer = &self.inner.shared.peer;
+        let sent = match call.is_oneway() {
             true => self.send_oneway(call).await.map(|()| None),
-            false => self.send_call(call).await.map(Some),
-        }
+            false => self.send_call(call).await.map(|reply| match peer {
+                Some(peer) => Some(reply.from_peer(peer.clone())),
+                None => Some(reply),
+            }),
+        };
+        sent.map_err(|e| {
+            let site = call.site();
+            e.located(&match peer {
+                Some(peer) => site.at(peer.clone()),
+                None => site,
+            })
+        })
+    }
+
+    /// The other end of the connection, when known (not for [`Client::new`]'s streams).
+    pub fn peer(&self) -> Option<&Peer> {
+        self.inner.shared.peer.as_ref()
     }
 
     async fn send_call(&self, call: &Call) -> Result<Reply, CallError> {
@@ -417,7 +440,9 @@ impl Client {
     /// Runs `exchange` within the call timeout.
     async fn timed<T>(&self, exchange: impl Future<Output = Result<T, CallError>>) -> Result<T, CallError> {
         match self.timeout {
-            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(Some(limit)))),
+            Some(limit) => tokio::time::timeout(limit, exchange)
+                .await
+                .unwrap_or(Err(CallError::Timeout(Some(limit), CallSite::default()))),
             None => exchange.await,
         }
     }
@@ -440,7 +465,7 @@ impl Client {
             })),
             None => Framing::plain(config.transport == Transport::Framed),
         };
-        let bytes = call.encode(config.protocol, header, &framing, self.headers()).map_err(CallError::Transport)?;
+        let bytes = call.encode(config.protocol, header, &framing, self.headers())?;
         // The server would refuse it and drop the connection, failing every call on it.
         let framed = framing != Framing::Bare;
         let (len, max) = match framed {
@@ -452,7 +477,7 @@ impl Client {
                 true => TransportErrorKind::FrameTooLarge { len: len as u64, max },
                 false => TransportErrorKind::MessageTooLarge { len: len as u64, max },
             };
-            return Err(CallError::Transport(TransportError::new(Phase::Encode, kind)));
+            return Err(TransportError::new(Phase::Encode, kind).into());
         }
         Ok(bytes)
     }

@@ -13,12 +13,13 @@ use hyper_util::rt::TokioExecutor;
 use thrift_core::{ApplicationException, ApplicationExceptionKind, MessageHeader, MessageType};
 
 use super::CONTENT_TYPE;
-use crate::channel::{Call, CallError, Reply, ReplyFuture};
+use crate::channel::{Call, CallError, CallSite, Reply, ReplyFuture};
 use crate::client::ClientConfig;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::Framing;
 use crate::header::Headers;
 use crate::message::call_name;
+use crate::server::Peer;
 
 /// A [`Channel`](crate::Channel) over HTTP: each call a `POST` of one bare message to one URL, as Apache's
 /// `THttpClient` sends them, on a pool of kept-alive HTTP/1.1 connections (hyper's). Cheap
@@ -41,6 +42,8 @@ use crate::message::call_name;
 pub struct HttpClient {
     client: Client<HttpConnector, Full<Bytes>>,
     uri: Uri,
+    /// The URL, as errors and replies name it.
+    peer: Peer,
     config: ClientConfig,
     seqid: Arc<AtomicI32>,
 }
@@ -55,7 +58,8 @@ impl HttpClient {
         connector.set_nodelay(true);
         connector.set_connect_timeout(config.connect_timeout);
         let client = Client::builder(TokioExecutor::new()).build(connector);
-        HttpClient { client, uri, config, seqid: Arc::new(AtomicI32::new(1)) }
+        let peer = Peer::Http(uri.to_string().into());
+        HttpClient { client, uri, peer, config, seqid: Arc::new(AtomicI32::new(1)) }
     }
 
     /// The URL calls go to.
@@ -76,36 +80,38 @@ impl HttpClient {
         let max = self.config.limits.max_message_len;
         if body.len() > max {
             let kind = TransportErrorKind::MessageTooLarge { len: body.len() as u64, max };
-            return Err(CallError::NotSent(TransportError::new(Phase::Encode, kind)));
+            return Err(CallError::NotSent(TransportError::new(Phase::Encode, kind), CallSite::default()));
         }
         let request = Request::post(self.uri.clone())
             .header(header::CONTENT_TYPE, CONTENT_TYPE)
             .header(header::ACCEPT, CONTENT_TYPE)
             .body(Full::new(body))
-            .map_err(|e| CallError::NotSent(self.error(e.to_string())))?;
+            .map_err(|e| CallError::NotSent(self.error(e.to_string()), CallSite::default()))?;
         let exchange = async {
             let response = self.client.request(request).await.map_err(|e| {
                 let error = self.error(format!("{e}"));
                 if e.is_connect() {
-                    CallError::NotSent(error)
+                    CallError::NotSent(error, CallSite::default())
                 } else {
-                    CallError::Transport(error)
+                    CallError::from(error)
                 }
             })?;
             let status = response.status();
             let body = Limited::new(response.into_body(), max)
                 .collect()
                 .await
-                .map_err(|e| CallError::Transport(self.error(format!("reading the response: {e}"))))?
+                .map_err(|e| self.error(format!("reading the response: {e}")))?
                 .to_bytes();
             if status != StatusCode::OK {
                 let start = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
-                return Err(CallError::Transport(self.error(format!("HTTP {status}: {start}"))));
+                return Err(self.error(format!("HTTP {status}: {start}")).into());
             }
             Ok((seqid, body))
         };
         match self.config.call_timeout {
-            Some(limit) => tokio::time::timeout(limit, exchange).await.unwrap_or(Err(CallError::Timeout(Some(limit)))),
+            Some(limit) => tokio::time::timeout(limit, exchange)
+                .await
+                .unwrap_or(Err(CallError::Timeout(Some(limit), CallSite::default()))),
             None => exchange.await,
         }
     }
@@ -119,19 +125,22 @@ impl HttpClient {
     /// # Errors
     /// As described on the type; a reply to another sequence id is `BAD_SEQUENCE_ID`.
     pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
+        self.exchange(call).await.map_err(|e| e.located(&call.site().at(self.peer.clone())))
+    }
+
+    async fn exchange(&self, call: &Call) -> Result<Option<Reply>, CallError> {
         if call.is_oneway() {
             return self.post(call, MessageType::Oneway).await.map(|_| None);
         }
         let (seqid, body) = self.post(call, MessageType::Call).await?;
-        let reply = Reply::parse(body, self.config.protocol, self.config.limits).map_err(CallError::Protocol)?;
+        let reply = Reply::parse(body, self.config.protocol, self.config.limits)
+            .map_err(|e| CallError::Protocol(e, CallSite::default()))?;
         if reply.seqid() != seqid {
             let message = format!("a reply with sequence id {} to call {seqid}", reply.seqid());
-            return Err(CallError::Application(ApplicationException::new(
-                ApplicationExceptionKind::BadSequenceId,
-                message,
-            )));
+            let exception = ApplicationException::new(ApplicationExceptionKind::BadSequenceId, message);
+            return Err(CallError::Application(exception, CallSite::default()));
         }
-        Ok(Some(reply))
+        Ok(Some(reply.from_peer(self.peer.clone())))
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::channel::{is_at_capacity, CallError};
+use crate::call_error::{is_at_capacity, CallError};
 use crate::client::Client;
 use crate::error::{Phase, TransportError};
 
@@ -315,10 +315,10 @@ impl Lease {
 pub(crate) fn health_outcome<T>(outcome: &Result<T, CallError>) -> Option<bool> {
     match outcome {
         // Turned away unrun at the connection limit: counted as a refused connection instead.
-        Err(CallError::Application(e)) if is_at_capacity(e) => None,
-        Ok(_) | Err(CallError::Application(_) | CallError::Exception(_)) => Some(false),
-        Err(CallError::Timeout(_) | CallError::Protocol(_)) => Some(true),
-        Err(CallError::Transport(e)) => (e.phase() != Phase::Encode).then_some(true),
+        Err(CallError::Application(e, ..)) if is_at_capacity(e) => None,
+        Ok(_) | Err(CallError::Application(..) | CallError::Exception(_)) => Some(false),
+        Err(CallError::Timeout(..) | CallError::Protocol(..)) => Some(true),
+        Err(CallError::Transport(e, ..)) => (e.phase() != Phase::Encode).then_some(true),
         Err(_) => None,
     }
 }
@@ -328,18 +328,18 @@ fn spoils<T>(outcome: &Result<T, CallError>) -> bool {
     match outcome {
         Ok(_) => false,
         // A late reply may still come, and the peer may be stuck.
-        Err(CallError::Timeout(_)) => true,
+        Err(CallError::Timeout(..)) => true,
         // Refused before anything was written (too large to send): the connection is fine.
-        Err(CallError::Transport(e)) => e.phase() != Phase::Encode,
-        Err(CallError::Protocol(_)) => true,
+        Err(CallError::Transport(e, ..)) => e.phase() != Phase::Encode,
+        Err(CallError::Protocol(..)) => true,
         // Closed or closing before the call's turn.
-        Err(CallError::NotSent(_)) => true,
+        Err(CallError::NotSent(..)) => true,
         // The server closes it after this answer.
-        Err(CallError::Application(e)) if is_at_capacity(e) => true,
+        Err(CallError::Application(e, ..)) if is_at_capacity(e) => true,
         // Replies: the connection did its job.
-        Err(CallError::Application(_) | CallError::Exception(_) | CallError::Unavailable(_)) => false,
+        Err(CallError::Application(..) | CallError::Exception(_) | CallError::Unavailable(..)) => false,
         // Not a connection's error (a layer's above one): nothing is known of the connection.
-        Err(CallError::Layer(_)) => true,
+        Err(CallError::Layer(..)) => true,
     }
 }
 

@@ -14,7 +14,7 @@ use deadpool::managed::{
 };
 use deadpool::Runtime;
 
-use crate::channel::CallError;
+use crate::channel::{CallError, CallSite, Unavailable};
 use crate::client::Client;
 use crate::error::TransportError;
 
@@ -125,14 +125,15 @@ impl Exclusive {
                 Counters::bump(&counters.timeouts);
                 let config = &connector.settings.config;
                 let waited = config.wait_timeout.unwrap_or_default();
-                Err(CheckoutError::Busy(CallError::Unavailable(format!(
-                    "no connection to {} free within {waited:?} (all {} in use)",
-                    connector.addr, config.max_total
-                ))))
+                let why = Unavailable::Busy { endpoint: connector.addr, waited, in_use: Some(config.max_total) };
+                Err(CheckoutError::Busy(CallError::Unavailable(why, CallSite::default())))
             }
             Err(PoolError::Closed) => Err(CheckoutError::Retired),
             // Neither a create or recycle timeout nor a hook is configured.
-            Err(other) => Err(CheckoutError::Busy(CallError::Unavailable(format!("{}: {other}", connector.addr)))),
+            Err(other) => {
+                let why = Unavailable::Pool { endpoint: connector.addr, error: other.to_string() };
+                Err(CheckoutError::Busy(CallError::Unavailable(why, CallSite::default())))
+            }
         }
     }
 

@@ -19,7 +19,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tracing::Instrument;
 
-use crate::channel::{is_at_capacity, Call, CallError, Reply, ReplyFuture};
+use crate::call_error::is_at_capacity;
+use crate::channel::{Call, CallError, CallSite, EndpointDown, Reply, ReplyFuture, Unavailable};
 
 pub use config::{Balance, Mode, PoolConfig};
 pub use discover::{DiscoveryStats, DiscoveryTask};
@@ -245,7 +246,7 @@ impl Pool {
                     tracing::debug!(error = %e, resends, "sending the call again");
                     resends += 1;
                 }
-                _ => return result,
+                _ => return result.map_err(|e| e.located(&call.site())),
             }
         }
     }
@@ -263,7 +264,7 @@ impl Pool {
         let (picked, _in_flight, lease) = loop {
             let Some(picked) = self.inner.endpoints.pick(&list, &mut tried, settings.config.balance, settings.now())
             else {
-                return Err(unavailable(&list, &refused, settings));
+                return Err(unavailable(&list, refused, settings));
             };
             let in_flight = picked.endpoint.counters.hold(|c| &c.in_flight);
             match picked.endpoint.checkout().await {
@@ -272,7 +273,9 @@ impl Pool {
                     break (picked, in_flight, lease);
                 }
                 // Nothing was sent: another endpoint may take the call.
-                Err(CheckoutError::Connect(e)) => refused.push(format!("{}: {e}", picked.endpoint.addr)),
+                Err(CheckoutError::Connect(e)) => {
+                    refused.push(EndpointDown { endpoint: picked.endpoint.addr, error: e.to_string(), retry_in: None })
+                }
                 Err(CheckoutError::Retired) => {}
                 Err(CheckoutError::Busy(e)) => return Err(e),
             }
@@ -281,9 +284,9 @@ impl Pool {
         let span = tracing::debug_span!("thrift_pool_call", endpoint = %picked.endpoint.addr, attempt);
         let result = lease.client().send(call).instrument(span).await;
         match &result {
-            Err(CallError::Timeout(_)) => Counters::bump(&picked.endpoint.counters.timeouts),
+            Err(CallError::Timeout(..)) => Counters::bump(&picked.endpoint.counters.timeouts),
             // Full, not broken: as good as a refused connection; the call is sent elsewhere.
-            Err(CallError::Application(e)) if is_at_capacity(e) => {
+            Err(CallError::Application(e, ..)) if is_at_capacity(e) => {
                 picked.endpoint.health.turned_away(settings);
             }
             _ => {}
@@ -299,26 +302,24 @@ impl Pool {
 const RESENDS: usize = 2;
 
 /// Why no endpoint took a call: those refused during it, else each endpoint's state.
-fn unavailable(list: &[Arc<Endpoint>], refused: &[String], settings: &Settings) -> CallError {
-    if list.is_empty() {
-        return CallError::Unavailable("the pool has no endpoints".into());
-    }
-    if !refused.is_empty() {
-        return CallError::Unavailable(format!("no endpoint accepted a connection: {}", refused.join("; ")));
-    }
-    let now = settings.now();
-    let states: Vec<String> = list
-        .iter()
-        .map(|e| {
-            let error = e.health.last_error().unwrap_or_else(|| "refused a connection".into());
-            let retry = Duration::from_nanos(e.health.ejected_until().unwrap_or(now).saturating_sub(now));
-            match e.health.is_probing() {
-                true => format!("{}: {error} (being retried now)", e.addr),
-                false => format!("{}: {error} (retried in {retry:?})", e.addr),
-            }
-        })
-        .collect();
-    CallError::Unavailable(format!("every endpoint is down: {}", states.join("; ")))
+fn unavailable(list: &[Arc<Endpoint>], refused: Vec<EndpointDown>, settings: &Settings) -> CallError {
+    let why = if list.is_empty() {
+        Unavailable::NoEndpoints
+    } else if !refused.is_empty() {
+        Unavailable::Refused(refused)
+    } else {
+        let now = settings.now();
+        let state = |e: &Arc<Endpoint>| EndpointDown {
+            endpoint: e.addr,
+            error: e.health.last_error().unwrap_or_else(|| "refused a connection".into()),
+            retry_in: Some(match e.health.is_probing() {
+                true => Duration::ZERO,
+                false => Duration::from_nanos(e.health.ejected_until().unwrap_or(now).saturating_sub(now)),
+            }),
+        };
+        Unavailable::AllDown(list.iter().map(state).collect())
+    };
+    CallError::Unavailable(why, CallSite::default())
 }
 
 async fn maintain_every(pool: Weak<Inner>, every: Duration) {

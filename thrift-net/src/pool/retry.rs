@@ -123,9 +123,9 @@ impl std::fmt::Debug for Retries {
 /// connection failed, or no reply came in time). Never when the server answered.
 pub(crate) fn may_retry(error: &CallError, idempotent: bool) -> bool {
     match error {
-        CallError::Unavailable(_) => false,
+        CallError::Unavailable(..) => false,
         _ if error.is_retry_safe() => true,
-        CallError::Transport(_) | CallError::Timeout(_) => idempotent,
+        CallError::Transport(..) | CallError::Timeout(..) => idempotent,
         _ => false,
     }
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
 
-use crate::channel::CallError;
+use crate::channel::{CallError, CallSite, Unavailable};
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
 use super::metrics::Counters;
@@ -118,8 +118,8 @@ impl SharedConnections {
                 Ok(guard) => guard,
                 Err(_) => {
                     Counters::bump(&self.counters.timeouts);
-                    let why = format!("no connection to {} opened within {limit:?}", self.addr);
-                    return Err(CheckoutError::Busy(CallError::Unavailable(why)));
+                    let why = Unavailable::Busy { endpoint: self.addr, waited: limit, in_use: None };
+                    return Err(CheckoutError::Busy(CallError::Unavailable(why, CallSite::default())));
                 }
             },
         };

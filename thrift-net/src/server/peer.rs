@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The other end of the connection a request came on.
+/// The other end of a connection: where a request came from, or where a call went.
 ///
 /// ```
 /// use thrift_net::server::Peer;
@@ -21,6 +21,8 @@ pub enum Peer {
     Tcp(SocketAddr),
     /// A Unix domain socket peer, with its path when it bound one (most connect unnamed).
     Unix(Option<Arc<Path>>),
+    /// An HTTP endpoint, by its URL: where an HTTP client's calls go.
+    Http(Arc<str>),
     /// No socket: an in-process channel, a request built by hand, or an HTTP request whose
     /// server did not say where it came from.
     Local,
@@ -42,6 +44,7 @@ impl fmt::Display for Peer {
             Peer::Tcp(addr) => write!(f, "{addr}"),
             Peer::Unix(Some(path)) => write!(f, "{}", path.display()),
             Peer::Unix(None) => f.write_str("(unnamed)"),
+            Peer::Http(url) => f.write_str(url),
             Peer::Local => f.write_str("(local)"),
         }
     }
