@@ -10,7 +10,9 @@
 //!   and over TLS (`--ssl`, Apache's `test/keys`);
 //! - HTTP over TCP with the Java client against our server (Apache's Java cross test has no
 //!   HTTP server; `TestTServletServer` needs Tomcat, and Apache's `tests.json` lists HTTP for
-//!   the Java client only).
+//!   the Java client only), through both of `THttpClient`'s HTTP stacks: the JDK's
+//!   `HttpURLConnection` (what Apache's runner uses) and, with the client's `--client` flag,
+//!   Apache HttpClient 4.
 //!
 //! Not here, because the Java peers do not have them: Unix domain sockets (neither program
 //! takes `--domain-socket`), the header protocol (no THeader in Apache's Java library
@@ -51,12 +53,14 @@ enum JavaRole {
     Client,
 }
 
-/// One cell: `socket` is `tcp` or `ssl` (TLS over TCP); the transport as each side names it.
+/// One cell: `socket` is `tcp` or `ssl` (TLS over TCP); the transport as each side names it,
+/// and flags for the Java program alone.
 struct Cell {
     socket: &'static str,
     protocol: &'static str,
     ours: &'static str,
     java: &'static str,
+    java_flags: &'static [&'static str],
 }
 
 impl Cell {
@@ -80,13 +84,15 @@ fn cells(role: JavaRole) -> Vec<Cell> {
     for socket in ["tcp", "ssl"] {
         for protocol in PROTOCOLS {
             for (ours, java) in TRANSPORTS {
-                cells.push(Cell { socket, protocol, ours, java });
+                cells.push(Cell { socket, protocol, ours, java, java_flags: &[] });
             }
         }
     }
     if role == JavaRole::Client {
         for protocol in PROTOCOLS {
-            cells.push(Cell { socket: "tcp", protocol, ours: "http", java: "http" });
+            for java_flags in [&[][..], &["--client"]] {
+                cells.push(Cell { socket: "tcp", protocol, ours: "http", java: "http", java_flags });
+            }
         }
     }
     cells
@@ -101,8 +107,11 @@ fn java() -> &'static ApacheJava {
 fn run_cells(pairing: &str, role: JavaRole) {
     let java = java();
     let name = |cell: &Cell| {
-        let transport =
+        let mut transport =
             if cell.ours == cell.java { cell.ours.to_string() } else { format!("{}/{}", cell.ours, cell.java) };
+        for flag in cell.java_flags {
+            transport = format!("{transport} {flag}");
+        }
         format!("{:>3} {:>7} {:>17}", cell.socket, cell.protocol, transport)
     };
     run_matrix(pairing, &cells(role), WORKERS, name, |cell, _| {
@@ -112,6 +121,10 @@ fn run_cells(pairing: &str, role: JavaRole) {
             JavaRole::Client => (our_server(), java.client(), cell.ours, cell.java),
         };
         server.command_mut().args(&layers);
+        match role {
+            JavaRole::Server => server.command_mut().args(cell.java_flags),
+            JavaRole::Client => client.args(cell.java_flags),
+        };
         let mut running = RunningServer::start(server, cell.protocol, server_transport)?;
         if role == JavaRole::Client {
             running.place.poke()?;
