@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh Debian machine: installs what the tests need
 # (Apache's Thrift compiler and Python library, the reference the interop and conformance
-# tests compare against), checks formatting, lints and docs, builds what is not run here
+# tests compare against; a JDK and jars to build Apache's Java cross-test peers), checks formatting, lints and docs, builds what is not run here
 # (fuzz targets, benchmarks) so it keeps compiling, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,12 +18,11 @@
 
 mod support;
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::Command;
 
 use support::{
-    has_cell, run_client, rust_client, rust_server, ApachePython, Place, RunningServer, Server, PROTOCOLS, TRANSPORTS,
+    has_cell, our_client, our_server, run_client, run_matrix, ApachePython, Place, RunningServer, Server, PROTOCOLS,
+    TRANSPORTS,
 };
 
 /// The protocols of the TLS and zlib cells: the four wire protocols (the accelerated names
@@ -33,6 +32,7 @@ const LAYER_PROTOCOLS: [&str; 4] = ["binary", "compact", "multi", "multic"];
 const LAYER_TRANSPORTS: [&str; 2] = ["buffered", "framed"];
 
 /// One cell of the matrix: `socket` is `tcp`, `unix` or `ssl` (TLS over TCP).
+#[derive(Clone, Copy)]
 struct Cell {
     socket: &'static str,
     protocol: &'static str,
@@ -77,78 +77,31 @@ fn cells() -> Vec<Cell> {
     cells
 }
 
-/// Apache's test keys, from Apache's source tree.
-fn keys_dir() -> PathBuf {
-    let source = thrift_tests::apache_src::apache_source()
-        .unwrap_or_else(|e| panic!("the TLS cells need Apache's test/keys: {e}"));
-    source.join("test/keys")
-}
-
-/// Our server, told where Apache's keys are.
-fn our_server() -> Server {
-    let mut command = rust_server();
-    command.arg("--keys-dir").arg(keys_dir());
-    Server::Ours(command)
-}
-
-/// Our client, told where Apache's keys are.
-fn our_client() -> Command {
-    let mut command = rust_client();
-    command.arg("--keys-dir").arg(keys_dir());
-    command
-}
-
 /// Runs every cell with a fresh server from `server` and the client from `client`, and
 /// fails with a table of the cells when any did not pass.
 fn run_cells(
     pairing: &str,
-    server: impl Fn() -> Result<Server, String>,
-    client: impl Fn() -> Result<Command, String>,
+    server: impl Fn() -> Result<Server, String> + Sync,
+    client: impl Fn() -> Result<Command, String> + Sync,
     poke_server: bool,
 ) {
-    let mut table = String::new();
-    let mut failures = Vec::new();
-    let (mut passed, mut total) = (0, 0);
-    for cell in cells() {
-        let Cell { socket, protocol, transport } = cell;
-        let name = format!("{pairing} {socket:>4} {protocol:>7} {transport:>8}");
-        total += 1;
-        let outcome = (|| {
-            let layers = cell.layer_args();
-            let mut server = server()?;
-            server.command_mut().args(&layers);
-            let mut running = match socket {
-                "unix" => RunningServer::start_unix(server, protocol, transport, &Place::socket_path(&name))?,
-                _ => RunningServer::start(server, protocol, transport)?,
-            };
-            if poke_server {
-                running.place.poke()?;
-            }
-            let mut client = client()?;
-            client.args(&layers);
-            let run = run_client(client, &running.place, protocol, transport)?;
-            match run.code {
-                Some(0) => Ok(run.took),
-                Some(code) => {
-                    Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", run.output, running.stderr()))
-                }
-                None => Err(format!("client killed after {:?}:\n{}", run.took, run.output)),
-            }
-        })();
-        match outcome {
-            Ok(took) => {
-                passed += 1;
-                writeln!(table, "{name}  pass ({} ms)", took.as_millis()).unwrap()
-            }
-            Err(why) => {
-                writeln!(table, "{name}  FAIL").unwrap();
-                failures.push(format!("--- {name}\n{why}"));
-            }
+    let name = |cell: &Cell| format!("{:>4} {:>7} {:>8}", cell.socket, cell.protocol, cell.transport);
+    run_matrix(pairing, &cells(), 1, name, |cell, name| {
+        let Cell { socket, protocol, transport } = *cell;
+        let layers = cell.layer_args();
+        let mut server = server()?;
+        server.command_mut().args(&layers);
+        let mut running = match socket {
+            "unix" => RunningServer::start_unix(server, protocol, transport, &Place::socket_path(name))?,
+            _ => RunningServer::start(server, protocol, transport)?,
+        };
+        if poke_server {
+            running.place.poke()?;
         }
-    }
-    writeln!(table, "{pairing}: {passed} of {total} cells pass").unwrap();
-    println!("{table}");
-    assert!(failures.is_empty(), "cells failed:\n{table}\n{}", failures.join("\n"));
+        let mut client = client()?;
+        client.args(&layers);
+        run_client(client, &running.place, protocol, transport)?.verdict(&mut running)
+    });
 }
 
 fn apache() -> ApachePython {

@@ -1,13 +1,18 @@
-//! Running the cross-test programs: our two binaries and the Python peers, each bounded in
-//! time and killed when the test is done with it.
+//! Running the cross-test programs: our two binaries, the Python peers and the Java peers
+//! (see [`java`]), each bounded in time and killed when the test is done with it; and
+//! running a matrix of cells and printing its table.
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod java;
+
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -40,6 +45,27 @@ pub fn rust_server() -> Command {
 /// Our client binary.
 pub fn rust_client() -> Command {
     Command::new(env!("CARGO_BIN_EXE_thrift-test-client"))
+}
+
+/// Apache's test keys, from Apache's source tree.
+pub fn keys_dir() -> PathBuf {
+    let source = thrift_tests::apache_src::apache_source()
+        .unwrap_or_else(|e| panic!("the TLS cells need Apache's test/keys: {e}"));
+    source.join("test/keys")
+}
+
+/// Our server, told where Apache's keys are.
+pub fn our_server() -> Server {
+    let mut command = rust_server();
+    command.arg("--keys-dir").arg(keys_dir());
+    Server::Ours(command)
+}
+
+/// Our client, told where Apache's keys are.
+pub fn our_client() -> Command {
+    let mut command = rust_client();
+    command.arg("--keys-dir").arg(keys_dir());
+    command
 }
 
 /// Apache's own cross-test programs, `test/py/TestServer.py` and `test/py/TestClient.py` of
@@ -90,13 +116,15 @@ pub enum Server {
     Ours(Command),
     /// `TestServer.py`.
     Apache(Command),
+    /// Apache's Java `TestServer`: it reads only `--flag=value`, and listens on TCP only.
+    Java(Command),
 }
 
 impl Server {
     /// The command, to add flags to.
     pub fn command_mut(&mut self) -> &mut Command {
         match self {
-            Server::Ours(command) | Server::Apache(command) => command,
+            Server::Ours(command) | Server::Apache(command) | Server::Java(command) => command,
         }
     }
 }
@@ -128,11 +156,12 @@ impl Place {
         .map_err(|e| format!("cannot connect to {self:?}: {e}"))
     }
 
-    /// The flags that tell a client where to connect.
+    /// The flags that tell a client where to connect, each as `--flag=value`, as Apache's
+    /// runner passes them (Apache's Java client reads no other form).
     fn client_args(&self) -> Vec<String> {
         match self {
-            Place::Tcp(addr) => vec!["--host".into(), addr.ip().to_string(), format!("--port={}", addr.port())],
-            Place::Unix(path) => vec!["--domain-socket".into(), path.display().to_string()],
+            Place::Tcp(addr) => vec![format!("--host={}", addr.ip()), format!("--port={}", addr.port())],
+            Place::Unix(path) => vec![format!("--domain-socket={}", path.display())],
         }
     }
 }
@@ -152,7 +181,8 @@ impl RunningServer {
     pub fn start(server: Server, protocol: &str, transport: &str) -> Result<RunningServer, String> {
         match server {
             Server::Ours(command) => RunningServer::start_ours(command, protocol, transport),
-            Server::Apache(command) => RunningServer::start_apache(command, protocol, transport),
+            Server::Apache(command) => RunningServer::start_apache(command, protocol, transport, false),
+            Server::Java(command) => RunningServer::start_apache(command, protocol, transport, true),
         }
     }
 
@@ -161,6 +191,7 @@ impl RunningServer {
         let (mut command, apache) = match server {
             Server::Ours(command) => (command, false),
             Server::Apache(command) => (command, true),
+            Server::Java(_) => return Err("Apache's Java TestServer takes no --domain-socket".into()),
         };
         command.arg("--domain-socket").arg(path).args(["--protocol", protocol, "--transport", transport]);
         if apache {
@@ -196,11 +227,11 @@ impl RunningServer {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = collect(child.stderr.take().expect("stderr is piped"));
         let (tx, lines) = mpsc::channel();
+        // Read to the end even when nobody listens any more: a server that logs every call
+        // (Apache's Java one does) must never block on a full pipe.
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
-                if tx.send(line).is_err() {
-                    break;
-                }
+                let _ = tx.send(line);
             }
         });
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
@@ -232,20 +263,35 @@ impl RunningServer {
     }
 
     /// Apache's: a port that was free a moment ago, then connections until one is accepted.
-    fn start_apache(mut command: Command, protocol: &str, transport: &str) -> Result<RunningServer, String> {
+    /// The Java server gets `--flag=value` and its default (thread-pool) server; the Python
+    /// one the threaded server.
+    fn start_apache(
+        mut command: Command,
+        protocol: &str,
+        transport: &str,
+        java: bool,
+    ) -> Result<RunningServer, String> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| format!("no free port: {e}"))?
             .port();
-        command.args([
-            "--port",
-            &port.to_string(),
-            "--protocol",
-            protocol,
-            "--transport",
-            transport,
-            "TThreadedServer",
-        ]);
+        if java {
+            command.args([
+                format!("--port={port}"),
+                format!("--protocol={protocol}"),
+                format!("--transport={transport}"),
+            ]);
+        } else {
+            command.args([
+                "--port",
+                &port.to_string(),
+                "--protocol",
+                protocol,
+                "--transport",
+                transport,
+                "TThreadedServer",
+            ]);
+        }
         let shown = format!("{command:?}");
         let (mut server, _lines) = RunningServer::spawn(command)?;
         server.addr = SocketAddr::from(([127, 0, 0, 1], port));
@@ -317,7 +363,7 @@ pub struct ClientRun {
 pub fn run_client(mut command: Command, place: &Place, protocol: &str, transport: &str) -> Result<ClientRun, String> {
     command
         .args(place.client_args())
-        .args(["--protocol", protocol, &format!("--transport={transport}")])
+        .args([format!("--protocol={protocol}"), format!("--transport={transport}")])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -347,4 +393,65 @@ pub fn run_client(mut command: Command, place: &Place, protocol: &str, transport
     };
     let output = format!("{}{}", drain(stdout), drain(stderr));
     Ok(ClientRun { code: status.and_then(|s| s.code()), output, took })
+}
+
+impl ClientRun {
+    /// A cell's verdict: the time taken when the client exited 0, else its output and the
+    /// server's stderr.
+    pub fn verdict(self, server: &mut RunningServer) -> Result<Duration, String> {
+        match self.code {
+            Some(0) => Ok(self.took),
+            Some(code) => Err(format!("client exited {code}:\n{}\nserver stderr:\n{}", self.output, server.stderr())),
+            None => Err(format!(
+                "client killed after {:?}:\n{}\nserver stderr:\n{}",
+                self.took,
+                self.output,
+                server.stderr()
+            )),
+        }
+    }
+}
+
+/// Runs every cell with `run` (given the cell and its name), on `workers` threads taking the
+/// cells in turn, then prints a line per cell in `cells`' order and a count, and fails with
+/// the table and every failure's story when a cell did not pass.
+pub fn run_matrix<C: Sync>(
+    pairing: &str,
+    cells: &[C],
+    workers: usize,
+    name: impl Fn(&C) -> String + Sync,
+    run: impl Fn(&C, &str) -> Result<Duration, String> + Sync,
+) {
+    let names: Vec<String> = cells.iter().map(|cell| format!("{pairing} {}", name(cell))).collect();
+    let outcomes: Vec<Mutex<Option<Result<Duration, String>>>> = cells.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(cell) = cells.get(i) else { break };
+                let outcome = run(cell, &names[i]);
+                *outcomes[i].lock().unwrap() = Some(outcome);
+            });
+        }
+    });
+    let mut table = String::new();
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    for (name, outcome) in names.iter().zip(outcomes) {
+        match outcome.into_inner().unwrap().expect("every cell ran") {
+            Ok(took) => {
+                passed += 1;
+                writeln!(table, "{name}  pass ({} ms)", took.as_millis()).unwrap()
+            }
+            Err(why) => {
+                writeln!(table, "{name}  FAIL").unwrap();
+                failures.push(format!("--- {name}\n{why}"));
+            }
+        }
+    }
+    writeln!(table, "{pairing}: {passed} of {} cells pass", cells.len()).unwrap();
+    println!("{table}");
+    assert!(failures.is_empty(), "cells failed:\n{table}\n{}", failures.join("\n"));
+    assert!(passed > 0, "{pairing}: no cells");
 }
