@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh Debian machine: installs what the tests need
 # (Apache's Thrift compiler and Python library, the reference the interop and conformance
-# tests compare against; a JDK and jars to build Apache's Java cross-test peers), checks formatting, lints and docs, builds what is not run here
-# (fuzz targets, benchmarks) so it keeps compiling, then runs the whole test suite.
+# tests compare against; a JDK and the jars Apache's Java cross-test peers are built with),
+# checks formatting, lints and docs, builds what is not run here (fuzz targets, benchmarks)
+# so it keeps compiling, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One whole build: incremental state would only cost disk (gigabytes of it).
