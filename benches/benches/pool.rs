@@ -131,7 +131,8 @@ async fn run(pool: &Pool, callers: usize, calls: u64) -> Duration {
 }
 
 fn pool_for(addr: SocketAddr, mode: Mode, max_total: usize) -> Pool {
-    let config = PoolConfig { mode, max_total, wait_timeout: Some(Duration::from_secs(30)), ..PoolConfig::default() };
+    let config =
+        PoolConfig::default().with_mode(mode).with_max_total(max_total).with_wait_timeout(Duration::from_secs(30));
     Pool::new([addr], config)
 }
 

@@ -211,7 +211,7 @@ impl Options {
             ProtocolFlag::Binary => ProtocolKind::Binary,
             ProtocolFlag::Compact => ProtocolKind::Compact,
         };
-        ClientConfig { call_timeout: Some(self.call_timeout), ..ClientConfig::new(transport, protocol) }
+        ClientConfig::new(transport, protocol).with_call_timeout(self.call_timeout)
     }
 
     /// Checks what clap cannot: a warm-up shorter than the cell, nonzero concurrency, a

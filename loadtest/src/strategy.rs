@@ -94,15 +94,12 @@ impl Caller {
                 // for every request thread; opened by the first calls, in the warm-up.
                 let max_total = pool_size.unwrap_or(concurrency).max(1);
                 let call_timeout = config.call_timeout.unwrap_or(ClientConfig::DEFAULT_CALL_TIMEOUT);
-                let pool_config = PoolConfig {
-                    client: config,
-                    mode: Mode::Exclusive,
-                    max_total,
-                    connect_timeout: call_timeout,
-                    wait_timeout: Some(call_timeout),
-                    tls,
-                    ..PoolConfig::default()
-                };
+                let pool_config = PoolConfig::default()
+                    .with_client(config)
+                    .with_mode(Mode::Exclusive)
+                    .with_max_total(max_total)
+                    .with_wait_timeout(call_timeout)
+                    .with_tls(tls);
                 Caller::Pool(hello_service::Client::new(Pool::new([addr], pool_config)))
             }
             Strategy::Pipelined => {

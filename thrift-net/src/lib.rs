@@ -256,6 +256,7 @@ mod panics;
 pub mod pool;
 mod protocol;
 pub mod server;
+mod setters;
 #[cfg(feature = "tls")]
 pub mod tls;
 #[cfg(feature = "zlib")]

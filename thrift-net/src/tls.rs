@@ -301,7 +301,7 @@ impl ServerCertVerifier for ListedOrChained {
 /// ```no_run
 /// use thrift_net::{tls, Pool, PoolConfig};
 /// let tls = tls::ClientTls::new(tls::client_config("ca.pem", None)?, "service.internal");
-/// let pool = Pool::new(["10.0.0.1:9443".parse()?], PoolConfig { tls: Some(tls), ..PoolConfig::default() });
+/// let pool = Pool::new(["10.0.0.1:9443".parse()?], PoolConfig::default().with_tls(tls));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]

@@ -62,7 +62,7 @@ fn say_hello_args(name: &str) -> hello_service::SayHelloArgs {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
     let handle = start(Server::new()).await;
-    let config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
+    let config = ClientConfig::default().with_call_timeout(Duration::from_millis(100));
     let client = hello_client(&handle, config).await;
     let started = Instant::now();
     match within(client.slow_hello("late".into(), 400)).await {
@@ -91,7 +91,7 @@ async fn a_call_past_its_timeout_fails_and_its_late_reply_reaches_no_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_broken_connection_fails_every_pending_call_at_once() {
     let (addr, accept) = FakeServer::listen().await;
-    let config = ClientConfig { call_timeout: Some(Duration::from_secs(60)), ..ClientConfig::default() };
+    let config = ClientConfig::default().with_call_timeout(Duration::from_secs(60));
     let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
 
@@ -128,7 +128,7 @@ async fn a_broken_connection_fails_every_pending_call_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replies_are_matched_by_seqid_in_any_order_and_strays_are_dropped() {
     let (addr, accept) = FakeServer::listen().await;
-    let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
+    let config = ClientConfig::default().with_multiplexed(true);
     let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
 
@@ -332,7 +332,7 @@ async fn a_reply_naming_another_method_is_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_with_a_seqid_never_given_fails_the_waiting_calls_at_once() {
     let (addr, accept) = FakeServer::listen().await;
-    let config = ClientConfig { call_timeout: Some(Duration::from_secs(30)), ..ClientConfig::default() };
+    let config = ClientConfig::default().with_call_timeout(Duration::from_secs(30));
     let client = hello_service::Client::new(within(Client::connect(addr, config)).await.unwrap());
     let mut server = accept.await;
     let call = tokio::spawn({

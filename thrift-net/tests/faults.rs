@@ -51,11 +51,9 @@ async fn stuck_first_connection() -> (std::net::SocketAddr, hello::Greeter, thri
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shared_pool_replaces_a_stuck_connection() {
     let (addr, _greeter, _real) = stuck_first_connection().await;
-    let config = PoolConfig {
-        mode: Mode::Shared { connections: 1 },
-        client: ClientConfig { call_timeout: Some(Duration::from_millis(300)), ..ClientConfig::default() },
-        ..PoolConfig::default()
-    };
+    let config = PoolConfig::default()
+        .with_mode(Mode::Shared { connections: 1 })
+        .with_client(ClientConfig::default().with_call_timeout(Duration::from_millis(300)));
     let pool = Pool::new([addr], config);
     let client = hello_service::Client::new(pool.clone());
     let ok = Arc::new(AtomicUsize::new(0));
@@ -145,7 +143,7 @@ where
 /// pools in both modes; 20 runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn graceful_shutdown_under_load_loses_no_completed_reply() {
-    let long = ClientConfig { call_timeout: Some(Duration::from_secs(10)), ..ClientConfig::default() };
+    let long = ClientConfig::default().with_call_timeout(Duration::from_secs(10));
     for run in 0..20 {
         let (handle, greeter) = serve_on(any_port(), &Server::new());
         let addr = handle.local_addr();
@@ -157,7 +155,7 @@ async fn graceful_shutdown_under_load_loses_no_completed_reply() {
             }
             mode => {
                 let mode = if mode == 1 { Mode::Shared { connections: 2 } } else { Mode::Exclusive };
-                let config = PoolConfig { mode, max_total: 64, client: long.clone(), ..PoolConfig::default() };
+                let config = PoolConfig::default().with_mode(mode).with_max_total(64).with_client(long.clone());
                 shutdown_under_load(&handle, &greeter, hello_service::Client::new(Pool::new([addr], config))).await
             }
         };
@@ -286,13 +284,11 @@ async fn a_frozen_endpoint_is_ejected_after_a_few_failures_and_readmitted_when_i
     let (good, _greeter) = serve_on(any_port(), &Server::new());
     let frozen = listen(any_port()); // never accepted from: frozen
     let frozen_addr = frozen.local_addr().unwrap();
-    let config = PoolConfig {
-        balance: thrift_net::Balance::RoundRobin,
-        client: ClientConfig { call_timeout: Some(Duration::from_millis(200)), ..ClientConfig::default() },
-        eject_after_failures: 3,
-        eject_backoff: Duration::from_millis(300),
-        ..PoolConfig::default()
-    };
+    let config = PoolConfig::default()
+        .with_balance(thrift_net::Balance::RoundRobin)
+        .with_client(ClientConfig::default().with_call_timeout(Duration::from_millis(200)))
+        .with_eject_after_failures(3)
+        .with_eject_backoff(Duration::from_millis(300));
     let pool = Pool::new([frozen_addr, good.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     let failed = Arc::new(AtomicUsize::new(0));

@@ -117,13 +117,14 @@ async fn after_marker(lines: &mut Lines<BufReader<ChildStdout>>, marker: &str) -
 
 /// The pool settings of these tests: short timeouts and backoffs, so faults show quickly.
 fn fast_pool() -> PoolConfig {
-    PoolConfig {
-        client: ClientConfig { call_timeout: Some(Duration::from_millis(500)), ..ClientConfig::default() },
-        connect_timeout: Duration::from_millis(500),
-        eject_backoff: Duration::from_millis(20),
-        max_eject_backoff: Duration::from_millis(200),
-        ..PoolConfig::default()
-    }
+    PoolConfig::default()
+        .with_client(
+            ClientConfig::default()
+                .with_call_timeout(Duration::from_millis(500))
+                .with_connect_timeout(Duration::from_millis(500)),
+        )
+        .with_eject_backoff(Duration::from_millis(20))
+        .with_max_eject_backoff(Duration::from_millis(200))
 }
 
 /// What the callers of a run saw.
@@ -221,7 +222,7 @@ async fn a_frozen_server_is_ejected_after_a_few_timeouts_and_readmitted_when_tha
     let frozen = ChildServer::start(0).await;
     let healthy = ChildServer::start(0).await;
     const EJECT_AFTER: u32 = 3;
-    let config = PoolConfig { eject_after_failures: EJECT_AFTER, ..fast_pool() };
+    let config = fast_pool().with_eject_after_failures(EJECT_AFTER);
     let pool = Pool::new([frozen.addr, healthy.addr], config);
     let client = hello_service::Client::new(pool.clone());
     let warm = Arc::new(Tally::default());

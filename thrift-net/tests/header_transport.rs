@@ -89,7 +89,7 @@ async fn handlers_see_the_headers_each_handle_sends() {
         .unwrap();
     for (transport, protocol) in HEADER_WIRES {
         // Without a call timeout, whose header would arrive too (see `server_tower.rs`).
-        let config = ClientConfig { call_timeout: None, ..ClientConfig::new(transport, protocol) };
+        let config = ClientConfig::new(transport, protocol).with_call_timeout(None);
         let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
         // No headers: none arrive.
         let shown = within(show::Client::new(client.clone()).show()).await.unwrap();

@@ -30,7 +30,7 @@ async fn axum_app() -> (String, tokio::task::JoinHandle<()>) {
 }
 
 fn client(url: &str, protocol: ProtocolKind) -> hello_service::Client<HttpClient> {
-    let config = ClientConfig { call_timeout: Some(DEADLINE), ..ClientConfig::new(Transport::Buffered, protocol) };
+    let config = ClientConfig::new(Transport::Buffered, protocol).with_call_timeout(DEADLINE);
     hello_service::Client::new(HttpClient::new(url.parse().unwrap(), config))
 }
 
@@ -144,7 +144,7 @@ async fn a_multiplexed_router_serves_over_http_and_shuts_down_gracefully() {
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(serve_http(listener, HttpService::new(router), async { drop(stopped.await) }, DEADLINE));
-    let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
+    let config = ClientConfig::default().with_multiplexed(true);
     let calc = calculator::Client::new(HttpClient::new(url.parse().unwrap(), config.clone()));
     assert_eq!(within(calc.add(2, 3)).await.unwrap(), 5);
     let hello = hello_service::Client::new(HttpClient::new(url.parse().unwrap(), config));

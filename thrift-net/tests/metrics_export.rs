@@ -124,7 +124,7 @@ async fn the_pool_counts_connections_and_calls_per_endpoint() {
     let _turn = TURN.lock().await;
     snapshotter();
     let handle = start(Server::new()).await;
-    let config = PoolConfig { metrics_labels: vec![("test".into(), "pool".into())], ..PoolConfig::default() };
+    let config = PoolConfig::default().with_metrics_labels(vec![("test".into(), "pool".into())]);
     let pool = Pool::new([handle.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     for name in ["x", "y"] {

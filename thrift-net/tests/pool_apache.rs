@@ -45,7 +45,7 @@ async fn both_modes_are_correct_against_a_one_request_at_a_time_server() {
         [(Mode::Exclusive, 4), (Mode::Shared { connections: 1 }, 1), (Mode::Shared { connections: 4 }, 4)]
     {
         let server = ApacheStyleServer::start().await;
-        let pool = Pool::new([server.addr], PoolConfig { mode, max_total: 4, ..PoolConfig::default() });
+        let pool = Pool::new([server.addr], PoolConfig::default().with_mode(mode).with_max_total(4));
         correct_replies(&pool).await;
         let stats = &server.stats;
         assert_eq!(stats.requests.load(Ordering::SeqCst), 640, "{mode:?}");
@@ -82,8 +82,8 @@ async fn a_timed_out_call_does_not_misplace_replies_on_a_one_request_at_a_time_s
     // late reply, matched by sequence id, is dropped.
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
         let server = ApacheStyleServer::start().await;
-        let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
-        let pool = Pool::new([server.addr], PoolConfig { mode, client: client_config, ..PoolConfig::default() });
+        let client_config = ClientConfig::default().with_call_timeout(Duration::from_millis(100));
+        let pool = Pool::new([server.addr], PoolConfig::default().with_mode(mode).with_client(client_config));
         let client = hello_service::Client::new(pool.clone());
         let slow = within(client.slow_hello("late".into(), 300)).await;
         assert!(matches!(slow, Err(CallError::Timeout(..))), "{mode:?}: {slow:?}");
@@ -100,7 +100,7 @@ async fn every_transport_and_protocol_through_the_pool() {
     for (transport, protocol) in wires() {
         for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
             let client = ClientConfig::new(transport, protocol);
-            let pool = Pool::new([handle.local_addr()], PoolConfig { mode, client, ..PoolConfig::default() });
+            let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_mode(mode).with_client(client));
             let hello = hello_service::Client::new(pool);
             let (a, b) = within(async {
                 tokio::join!(hello.slow_hello("a".into(), 20), hello.say_hello(HelloRequest { name: "b".into() }))

@@ -78,7 +78,7 @@ async fn callers_see_no_retryable_failure_and_no_wrong_reply_through_a_kill_a_re
     let (a, b, c, d) = (serve(any_port()), serve(any_port()), serve(any_port()), serve(any_port()));
     let a_addr = a.local_addr();
     let answer = Answer(Arc::new(Mutex::new(vec![a_addr, b.local_addr(), c.local_addr()])));
-    let config = PoolConfig { max_total: 8, max_eject_backoff: Duration::from_secs(1), ..PoolConfig::default() };
+    let config = PoolConfig::default().with_max_total(8).with_max_eject_backoff(Duration::from_secs(1));
     let (pool, _dns) =
         within(thrift_net::Pool::resolve_with([HOST], Duration::from_millis(50), answer.clone(), config))
             .await

@@ -15,11 +15,9 @@ use thrift_net::{Balance, CallError, Pool, PoolConfig, Server, ServerHandle, Una
 
 /// A short backoff, so a test sees an ejected endpoint come back within a few hundred ms.
 fn quick_backoff() -> PoolConfig {
-    PoolConfig {
-        eject_backoff: Duration::from_millis(20),
-        max_eject_backoff: Duration::from_millis(100),
-        ..PoolConfig::default()
-    }
+    PoolConfig::default()
+        .with_eject_backoff(Duration::from_millis(20))
+        .with_max_eject_backoff(Duration::from_millis(100))
 }
 
 /// `tasks` callers making `calls` calls each, every reply checked.
@@ -91,7 +89,7 @@ async fn three_endpoints_one_down_every_call_succeeds_and_it_takes_calls_once_ba
 async fn round_robin_gives_each_endpoint_the_same_number_of_calls() {
     let server = Server::new();
     let servers: Vec<_> = (0..3).map(|_| serve_on(any_port(), &server).0).collect();
-    let config = PoolConfig { balance: Balance::RoundRobin, ..PoolConfig::default() };
+    let config = PoolConfig::default().with_balance(Balance::RoundRobin);
     let pool = Pool::new(servers.iter().map(|s| s.local_addr()), config);
     let client = hello_service::Client::new(pool);
     run_calls(&client, 1, 300, "rr").await;
@@ -215,7 +213,7 @@ async fn an_endpoint_at_its_connection_limit_is_treated_as_refusing_and_its_call
     let occupant = within(tokio::net::TcpStream::connect(full.local_addr())).await.unwrap();
     eventually("the occupant holds the only place", || full.metrics().connections == 1).await;
 
-    let config = PoolConfig { balance: Balance::RoundRobin, ..PoolConfig::default() };
+    let config = PoolConfig::default().with_balance(Balance::RoundRobin);
     let pool = Pool::new([full.local_addr(), spare.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     run_calls(&client, 4, 10, "full").await;

@@ -24,7 +24,7 @@ const FAST: Duration = Duration::from_millis(500);
 async fn server_killed_and_restarted_calls_fail_fast_then_the_first_call_succeeds() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let addr = handle.local_addr();
-    let pool = Pool::new([addr], PoolConfig { max_total: 4, ..PoolConfig::default() });
+    let pool = Pool::new([addr], PoolConfig::default().with_max_total(4));
     let client = hello_service::Client::new(pool.clone());
     // Four connections open and idle.
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 50));
@@ -69,7 +69,7 @@ async fn server_killed_and_restarted_calls_fail_fast_then_the_first_call_succeed
 async fn no_stale_connection_is_handed_out_after_a_restart_without_calls_in_between() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let addr = handle.local_addr();
-    let pool = Pool::new([addr], PoolConfig { max_total: 4, ..PoolConfig::default() });
+    let pool = Pool::new([addr], PoolConfig::default().with_max_total(4));
     let client = hello_service::Client::new(pool.clone());
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 50));
     for reply in within(futures_join_all(calls)).await {
@@ -96,7 +96,7 @@ async fn checkout_notices_a_connection_the_server_closed_for_idleness() {
     let server = Server::builder().read_idle_timeout(Duration::from_millis(100)).build();
     let (handle, _) = serve_on(any_port(), &server);
     for test_on_checkout in [true, false] {
-        let config = PoolConfig { test_on_checkout, ..PoolConfig::default() };
+        let config = PoolConfig::default().with_test_on_checkout(test_on_checkout);
         let pool = Pool::new([handle.local_addr()], config);
         let client = hello_service::Client::new(pool.clone());
         assert_eq!(within(client.say_hello(hello("first"))).await.unwrap().message, "hello, first");
@@ -123,10 +123,7 @@ async fn checkout_notices_a_connection_the_server_closed_for_idleness() {
 async fn wait_timeout_fires_when_every_connection_is_busy() {
     let (handle, _) = serve_on(any_port(), &Server::new());
     let wait = Duration::from_millis(100);
-    let pool = Pool::new(
-        [handle.local_addr()],
-        PoolConfig { max_total: 2, wait_timeout: Some(wait), ..PoolConfig::default() },
-    );
+    let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_max_total(2).with_wait_timeout(wait));
     let client = hello_service::Client::new(pool.clone());
     let slow: Vec<_> = (0..2)
         .map(|i| {
@@ -164,9 +161,8 @@ async fn wait_timeout_fires_when_every_connection_is_busy() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_server_trips_call_timeouts_and_those_connections_are_discarded() {
     let (handle, greeter) = serve_on(any_port(), &Server::new());
-    let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(100)), ..ClientConfig::default() };
-    let pool =
-        Pool::new([handle.local_addr()], PoolConfig { max_total: 4, client: client_config, ..PoolConfig::default() });
+    let client_config = ClientConfig::default().with_call_timeout(Duration::from_millis(100));
+    let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_max_total(4).with_client(client_config));
     let client = hello_service::Client::new(pool.clone());
 
     let calls = (0..4).map(|i| client.slow_hello(format!("{i}"), 1000));
@@ -203,8 +199,8 @@ async fn a_call_dropped_midway_discards_its_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shared_mode_retires_a_connection_that_saw_a_timeout_without_failing_its_other_calls() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    let client_config = ClientConfig { call_timeout: Some(Duration::from_millis(300)), ..ClientConfig::default() };
-    let config = PoolConfig { mode: Mode::Shared { connections: 1 }, client: client_config, ..PoolConfig::default() };
+    let client_config = ClientConfig::default().with_call_timeout(Duration::from_millis(300));
+    let config = PoolConfig::default().with_mode(Mode::Shared { connections: 1 }).with_client(client_config);
     let pool = Pool::new([handle.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     assert_eq!(within(client.say_hello(hello("warm"))).await.unwrap().message, "hello, warm");

@@ -37,7 +37,7 @@ async fn maintain_opens_min_idle_connections_ahead_of_need() {
     let (b, _) = serve_on(any_port(), &server);
     let down = dead_addr();
     // A backoff longer than the test: the down endpoint stays ejected throughout.
-    let config = PoolConfig { min_idle: 3, eject_backoff: Duration::from_secs(60), ..PoolConfig::default() };
+    let config = PoolConfig::default().with_min_idle(3).with_eject_backoff(Duration::from_secs(60));
     let pool = Pool::new([a.local_addr(), b.local_addr(), down], config);
     assert_eq!(a.metrics().connections_accepted, 0, "nothing opens before it is asked to");
 
@@ -63,8 +63,7 @@ async fn maintain_opens_min_idle_connections_ahead_of_need() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_idle_closes_connections_returned_beyond_it() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    let pool =
-        Pool::new([handle.local_addr()], PoolConfig { max_total: 6, max_idle: Some(2), ..PoolConfig::default() });
+    let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_max_total(6).with_max_idle(2));
     let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 6, 200).await;
     let m = pool.metrics()[0];
@@ -77,7 +76,7 @@ async fn max_idle_global_caps_idle_connections_over_all_endpoints() {
     let server = Server::new();
     let (a, _) = serve_on(any_port(), &server);
     let (b, _) = serve_on(any_port(), &server);
-    let config = PoolConfig { max_idle_global: Some(3), ..PoolConfig::default() };
+    let config = PoolConfig::default().with_max_idle_global(3);
     let pool = Pool::new([a.local_addr(), b.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 10, 200).await;
@@ -91,7 +90,7 @@ async fn max_idle_global_caps_idle_connections_over_all_endpoints() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_timeout_expires_connections_at_checkout_and_in_maintenance() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    let config = PoolConfig { idle_timeout: Some(Duration::from_millis(150)), ..PoolConfig::default() };
+    let config = PoolConfig::default().with_idle_timeout(Duration::from_millis(150));
     let pool = Pool::new([handle.local_addr()], config);
     let client = hello_service::Client::new(pool.clone());
     concurrent_slow_calls(&client, 3, 50).await;
@@ -122,7 +121,7 @@ async fn idle_timeout_expires_connections_at_checkout_and_in_maintenance() {
 async fn max_lifetime_replaces_connections_however_busy() {
     for mode in [Mode::Exclusive, Mode::Shared { connections: 1 }] {
         let (handle, _) = serve_on(any_port(), &Server::new());
-        let config = PoolConfig { max_lifetime: Some(Duration::from_millis(100)), mode, ..PoolConfig::default() };
+        let config = PoolConfig::default().with_max_lifetime(Duration::from_millis(100)).with_mode(mode);
         let pool = Pool::new([handle.local_addr()], config);
         let client = hello_service::Client::new(pool.clone());
         // Calls back to back for ~350 ms: the connection is replaced as it ages.
@@ -139,7 +138,7 @@ async fn max_lifetime_replaces_connections_however_busy() {
 async fn lifo_keeps_the_fewest_connections_warm_and_fifo_rotates_them_all() {
     for lifo in [true, false] {
         let (handle, _) = serve_on(any_port(), &Server::new());
-        let config = PoolConfig { lifo, idle_timeout: Some(Duration::from_millis(200)), ..PoolConfig::default() };
+        let config = PoolConfig::default().with_lifo(lifo).with_idle_timeout(Duration::from_millis(200));
         let pool = Pool::new([handle.local_addr()], config);
         let client = hello_service::Client::new(pool.clone());
         concurrent_slow_calls(&client, 4, 50).await;
@@ -163,7 +162,7 @@ async fn lifo_keeps_the_fewest_connections_warm_and_fifo_rotates_them_all() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_maintenance_task_keeps_min_idle_and_stops_with_its_handle() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    let config = PoolConfig { min_idle: 2, ..PoolConfig::default() };
+    let config = PoolConfig::default().with_min_idle(2);
     let pool = Pool::new([handle.local_addr()], config);
     let task = pool.spawn_maintenance(Duration::from_millis(20));
     eventually("pre-warmed by the task", || pool.metrics()[0].idle == 2).await;
@@ -179,7 +178,7 @@ async fn the_maintenance_task_keeps_min_idle_and_stops_with_its_handle() {
 async fn oneway_messages_and_declared_exceptions_through_the_pool() {
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
         let (handle, greeter) = serve_on(any_port(), &Server::new());
-        let pool = Pool::new([handle.local_addr()], PoolConfig { mode, ..PoolConfig::default() });
+        let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_mode(mode));
         let client = hello_service::Client::new(pool.clone());
         within(client.log("through the pool".into())).await.unwrap();
         eventually("the oneway message was handled", || {

@@ -51,7 +51,7 @@ async fn hammer(config: PoolConfig) -> (u64, Pool, Arc<thrift_net::ServerHandle>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exclusive_256_tasks_never_exceed_max_total_connections() {
-    let config = PoolConfig { max_total: 8, wait_timeout: Some(Duration::from_secs(15)), ..PoolConfig::default() };
+    let config = PoolConfig::default().with_max_total(8).with_wait_timeout(Duration::from_secs(15));
     let (most, pool, handle) = hammer(config).await;
     let server = handle.metrics();
     assert_eq!(server.requests, (TASKS * CALLS) as u64);
@@ -67,7 +67,7 @@ async fn exclusive_256_tasks_never_exceed_max_total_connections() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shared_256_tasks_never_exceed_max_total_connections() {
-    let config = PoolConfig { max_total: 8, mode: Mode::Shared { connections: 100 }, ..PoolConfig::default() };
+    let config = PoolConfig::default().with_max_total(8).with_mode(Mode::Shared { connections: 100 });
     let (most, pool, handle) = hammer(config).await;
     let server = handle.metrics();
     assert_eq!(server.requests, (TASKS * CALLS) as u64);

@@ -67,7 +67,7 @@ impl Drop for Dropper {
 }
 
 fn config(budget: RetryBudget) -> PoolConfig {
-    PoolConfig { balance: Balance::RoundRobin, eject_after_failures: 0, retry_budget: budget, ..PoolConfig::default() }
+    PoolConfig::default().with_balance(Balance::RoundRobin).with_eject_after_failures(0).with_retry_budget(budget)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -134,7 +134,7 @@ async fn frames_beyond_the_limit_close_the_connection_and_fail_its_calls() {
     assert!(client.channel().is_closed());
 
     // A client with the same limit refuses to send it, and its connection stays usable.
-    let config = ClientConfig { limits, ..ClientConfig::new(Transport::Framed, ProtocolKind::Compact) };
+    let config = ClientConfig::new(Transport::Framed, ProtocolKind::Compact).with_limits(limits);
     let client = hello_client(&handle, config).await;
     match within(client.say_hello(big)).await {
         Err(CallError::Transport(e, ..)) => assert_eq!(e.phase(), Phase::Encode, "{e}"),

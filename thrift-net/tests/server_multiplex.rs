@@ -15,7 +15,7 @@ async fn serve(router: Multiplexed) -> ServerHandle {
 }
 
 fn multiplexed(transport: Transport, protocol: ProtocolKind) -> ClientConfig {
-    ClientConfig { multiplexed: true, ..ClientConfig::new(transport, protocol) }
+    ClientConfig::new(transport, protocol).with_multiplexed(true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -60,7 +60,7 @@ fn transport<E: std::fmt::Debug>(e: &CallError<E>) -> Result<(), String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_shut_down_under_load_fails_the_pending_calls_promptly() {
     let (handle, greeter) = start_greeter(Server::new()).await;
-    let config = ClientConfig { call_timeout: Some(Duration::from_secs(60)), ..ClientConfig::default() };
+    let config = ClientConfig::default().with_call_timeout(Duration::from_secs(60));
     let clients = [hello_client(&handle, config.clone()).await, hello_client(&handle, config).await];
 
     // Callers keep the connections busy with fast calls, and slow ones the deadline cuts.

@@ -204,7 +204,7 @@ async fn shared_static_and_layered_handlers_serve_as_they_are() {
     // A layered service behind the multiplexing router, under its IDL name.
     let router = Multiplexed::builder().with_name("Gate", layered).build();
     let handle = Server::new().bind("127.0.0.1:0", router).await.unwrap();
-    let config = ClientConfig { multiplexed: true, ..ClientConfig::default() };
+    let config = ClientConfig::default().with_multiplexed(true);
     let client = gate::Client::new(within(Client::connect(handle.local_addr(), config)).await.unwrap());
     assert_eq!(within(client.whoami(Some("routed".into()))).await.unwrap().tag.as_deref(), Some("routed"));
     handle.shutdown(Duration::from_secs(5)).await;

@@ -220,7 +220,7 @@ async fn a_peer_that_never_handshakes_is_dropped_after_the_timeout() {
 async fn a_plaintext_client_to_a_tls_server_gets_an_error_not_a_hang() {
     let pki = Pki::standard("plaintext-client");
     let handle = start_tls(Server::new(), pki.server_config(None)).await;
-    let config = ClientConfig { call_timeout: Some(Duration::from_secs(10)), ..ClientConfig::default() };
+    let config = ClientConfig::default().with_call_timeout(Duration::from_secs(10));
     let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
     let start = Instant::now();
     let e = match greet(client, "ada").await {
@@ -276,7 +276,7 @@ async fn a_pool_opens_its_connections_over_tls() {
     let handle = start_tls(Server::new(), pki.server_config(None)).await;
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
         let tls = tls::ClientTls::new(pki.client_config(), "localhost");
-        let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), mode, ..PoolConfig::default() });
+        let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_tls(Some(tls)).with_mode(mode));
         let client = hello_service::Client::new(pool.clone());
         let (a, b) = tokio::join!(
             client.say_hello(HelloRequest { name: "ada".into() }),
@@ -286,7 +286,7 @@ async fn a_pool_opens_its_connections_over_tls() {
     }
     // A name the certificate does not carry: the endpoint refuses, the call is unavailable.
     let tls = tls::ClientTls::new(pki.client_config(), "elsewhere.example");
-    let pool = Pool::new([handle.local_addr()], PoolConfig { tls: Some(tls), ..PoolConfig::default() });
+    let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_tls(Some(tls)));
     let e = hello_service::Client::new(pool).say_hello(HelloRequest { name: "ada".into() }).await.unwrap_err();
     assert!(format!("{e:?}").contains("not valid for name"), "{e:?}");
 }

@@ -21,7 +21,7 @@ use tokio::net::TcpStream;
 static ALLOCATOR: Counting = Counting;
 
 fn zlib_config(transport: thrift_net::Transport, protocol: ProtocolKind) -> ClientConfig {
-    ClientConfig { zlib: true, ..ClientConfig::new(transport, protocol) }
+    ClientConfig::new(transport, protocol).with_zlib(true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -235,8 +235,7 @@ fn a_zlib_bomb_reply_fails_the_call_at_the_message_limit_with_bounded_memory() {
             };
             let client = async {
                 let limits = Limits { max_message_len: 1 << 20, ..Limits::default() };
-                let config =
-                    ClientConfig { limits, ..zlib_config(thrift_net::Transport::Buffered, ProtocolKind::Binary) };
+                let config = zlib_config(thrift_net::Transport::Buffered, ProtocolKind::Binary).with_limits(limits);
                 let client = hello_service::Client::new(Client::connect(addr, config).await.unwrap());
                 client.say_hello(HelloRequest { name: "ada".into() }).await
             };

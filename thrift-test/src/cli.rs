@@ -326,15 +326,13 @@ async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, Stri
 /// Connects, runs every check (`--testloops` times, each on a new connection), prints one
 /// line per check, and returns Apache's exit-code bitmask.
 pub async fn run_client(args: ClientArgs) -> u8 {
-    let config = ClientConfig {
-        transport: args.transport.transport(args.protocol).unwrap_or(Transport::Buffered),
-        protocol: args.protocol.kind(),
-        multiplexed: args.protocol.multiplexed(),
-        call_timeout: Some(CALL_TIMEOUT),
-        connect_timeout: Some(CALL_TIMEOUT),
-        zlib: args.layers.zlib(args.transport),
-        ..ClientConfig::default()
-    };
+    let config = ClientConfig::default()
+        .with_transport(args.transport.transport(args.protocol).unwrap_or(Transport::Buffered))
+        .with_protocol(args.protocol.kind())
+        .with_multiplexed(args.protocol.multiplexed())
+        .with_call_timeout(CALL_TIMEOUT)
+        .with_connect_timeout(CALL_TIMEOUT)
+        .with_zlib(args.layers.zlib(args.transport));
     let mut code = 0;
     for round in 1..=args.testloops.max(1) {
         println!(

@@ -39,10 +39,8 @@ fn volos_handler_reads_the_headers_our_ttheader_client_sends() {
     let (_volo, addr) = start_volo();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
-        let config = ClientConfig {
-            call_timeout: Some(Duration::from_secs(10)),
-            ..ClientConfig::new(Transport::TTHeader, ProtocolKind::Binary)
-        };
+        let config =
+            ClientConfig::new(Transport::TTHeader, ProtocolKind::Binary).with_call_timeout(Duration::from_secs(10));
         let client = Client::connect(addr, config).await.unwrap();
         let request = HelloRequest { name: "Jonny".into(), message: "hi".into() };
         // Without the header: volo's handler answers with the request's name.

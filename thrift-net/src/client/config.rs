@@ -5,22 +5,24 @@ use std::time::Duration;
 use thrift_core::Limits;
 
 use crate::detect::{ProtocolKind, Transport};
+use crate::setters::setters;
 
-/// A client connection's settings. Build one with struct update syntax:
+/// A client connection's settings: start from [`ClientConfig::default`] or
+/// [`ClientConfig::new`] and chain the `with_` setters (the struct is `non_exhaustive`, so
+/// settings added later break no one; its fields stay public to read and assign).
 ///
 /// ```
 /// use std::time::Duration;
 /// use thrift_net::{ClientConfig, ProtocolKind, Transport};
 ///
-/// let config = ClientConfig {
-///     transport: Transport::Buffered,
-///     protocol: ProtocolKind::Compact,
-///     call_timeout: Some(Duration::from_millis(500)),
-///     ..ClientConfig::default()
-/// };
+/// let config = ClientConfig::new(Transport::Buffered, ProtocolKind::Compact)
+///     .with_call_timeout(Duration::from_millis(500))
+///     .with_tcp_keepalive(None);
+/// assert_eq!(config.call_timeout, Some(Duration::from_millis(500)));
 /// assert!(!config.multiplexed);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ClientConfig {
     /// Framed (a length before each message) or buffered. Default: framed.
     pub transport: Transport,
@@ -69,6 +71,18 @@ impl ClientConfig {
         ClientConfig { transport, protocol, ..ClientConfig::default() }
     }
 }
+
+setters!(ClientConfig {
+    with_transport => transport: [Transport],
+    with_protocol => protocol: [ProtocolKind],
+    with_multiplexed => multiplexed: [bool],
+    with_call_timeout => call_timeout: [Option<Duration>],
+    with_connect_timeout => connect_timeout: [Option<Duration>],
+    with_tcp_keepalive => tcp_keepalive: [Option<Duration>],
+    #[cfg(feature = "zlib")]
+    with_zlib => zlib: [bool],
+    with_limits => limits: [Limits],
+});
 
 impl Default for ClientConfig {
     fn default() -> Self {

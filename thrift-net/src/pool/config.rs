@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::retry::RetryBudget;
 use crate::client::ClientConfig;
+use crate::setters::setters;
 
 /// How calls share connections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,26 +36,31 @@ pub enum Balance {
     RoundRobin,
 }
 
-/// A [`Pool`](super::Pool)'s settings. Build one with struct update syntax:
+/// A [`Pool`](super::Pool)'s settings: start from [`PoolConfig::default`] and chain the
+/// `with_` setters (the struct is `non_exhaustive`, so settings added later break no one;
+/// its fields stay public to read and assign).
 ///
 /// ```
 /// use std::time::Duration;
-/// use thrift_net::{Mode, PoolConfig};
+/// use thrift_net::{ClientConfig, Mode, PoolConfig};
 ///
-/// let config = PoolConfig {
-///     max_total: 8,
-///     min_idle: 2,
-///     wait_timeout: Some(Duration::from_millis(200)),
-///     ..PoolConfig::default()
-/// };
+/// let config = PoolConfig::default()
+///     .with_max_total(8)
+///     .with_min_idle(2)
+///     .with_wait_timeout(Duration::from_millis(200));
 /// assert_eq!(config.mode, Mode::Exclusive);
+/// // The connections' own settings, the connect timeout among them, are the client's.
+/// let config = config.with_client(ClientConfig::default().with_connect_timeout(Duration::from_millis(500)));
+/// assert_eq!(config.client.connect_timeout, Some(Duration::from_millis(500)));
 /// ```
 ///
 /// Every limit is per endpoint unless its name says otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PoolConfig {
-    /// Transport, protocol, multiplexing, the per-call timeout and decoding limits of each
-    /// connection. Its `connect_timeout` is replaced by [`PoolConfig::connect_timeout`].
+    /// Transport, protocol, multiplexing, the call and connect timeouts and the decoding
+    /// limits of each connection. Default: [`ClientConfig::default`] with a connect timeout
+    /// of [`PoolConfig::DEFAULT_CONNECT_TIMEOUT`] (a pool has other endpoints to try).
     pub client: ClientConfig,
     /// Exclusive (one call per connection at a time) or shared (pipelined). Default:
     /// exclusive.
@@ -87,8 +93,6 @@ pub struct PoolConfig {
     /// `maxLifetime`), so traffic spreads to endpoints added behind a load balancer.
     /// Default: none.
     pub max_lifetime: Option<Duration>,
-    /// How long opening a connection may take. Default: 2 seconds.
-    pub connect_timeout: Duration,
     /// How long a call may wait for a connection of a busy endpoint (commons-pool2
     /// `maxWait`). `None` waits as long as it takes. Default: 5 seconds.
     pub wait_timeout: Option<Duration>,
@@ -119,8 +123,8 @@ pub struct PoolConfig {
     /// retry is paid for by this budget. Default: [`RetryBudget::default`], Finagle's.
     pub retry_budget: RetryBudget,
     /// Open every connection over TLS with this configuration and server name (see
-    /// [`Client::connect_tls`](crate::Client::connect_tls)); the handshake counts in
-    /// [`PoolConfig::connect_timeout`], and an endpoint whose handshake fails counts as
+    /// [`Client::connect_tls`](crate::Client::connect_tls)); the handshake counts in the
+    /// client's `connect_timeout`, and an endpoint whose handshake fails counts as
     /// refusing the connection. Default: plain TCP.
     #[cfg(feature = "tls")]
     pub tls: Option<crate::tls::ClientTls>,
@@ -136,7 +140,7 @@ impl PoolConfig {
     pub const DEFAULT_MAX_TOTAL: usize = 32;
     /// The idle timeout unless set otherwise.
     pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
-    /// The connect timeout unless set otherwise.
+    /// The connections' connect timeout unless set otherwise.
     pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
     /// The checkout wait unless set otherwise.
     pub const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -152,8 +156,7 @@ impl PoolConfig {
         self.max_idle.unwrap_or(self.max_total).min(self.max_total)
     }
 
-    /// The settings with every limit brought within its bounds, and the connect timeout
-    /// moved into the client's settings.
+    /// The settings with every limit brought within its bounds.
     pub(crate) fn normalized(&self) -> PoolConfig {
         let mut c = self.clone();
         c.max_total = c.max_total.max(1);
@@ -162,16 +165,38 @@ impl PoolConfig {
         if let Mode::Shared { connections } = &mut c.mode {
             *connections = (*connections).clamp(1, c.max_total);
         }
-        c.client.connect_timeout = Some(c.connect_timeout);
         c.max_eject_backoff = c.max_eject_backoff.max(c.eject_backoff);
         c
     }
 }
 
+setters!(PoolConfig {
+    with_client => client: [ClientConfig],
+    with_mode => mode: [Mode],
+    with_balance => balance: [Balance],
+    with_max_total => max_total: [usize],
+    with_max_idle => max_idle: [Option<usize>],
+    with_min_idle => min_idle: [usize],
+    with_max_idle_global => max_idle_global: [Option<usize>],
+    with_idle_timeout => idle_timeout: [Option<Duration>],
+    with_max_lifetime => max_lifetime: [Option<Duration>],
+    with_wait_timeout => wait_timeout: [Option<Duration>],
+    with_test_on_checkout => test_on_checkout: [bool],
+    with_lifo => lifo: [bool],
+    with_eject_backoff => eject_backoff: [Duration],
+    with_max_eject_backoff => max_eject_backoff: [Duration],
+    with_eject_after_failures => eject_after_failures: [u32],
+    with_retry_budget => retry_budget: [RetryBudget],
+    #[cfg(feature = "tls")]
+    with_tls => tls: [Option<crate::tls::ClientTls>],
+    #[cfg(feature = "metrics")]
+    with_metrics_labels => metrics_labels: [Vec<(String, String)>],
+});
+
 impl Default for PoolConfig {
     fn default() -> Self {
         PoolConfig {
-            client: ClientConfig::default(),
+            client: ClientConfig::default().with_connect_timeout(Self::DEFAULT_CONNECT_TIMEOUT),
             mode: Mode::Exclusive,
             balance: Balance::default(),
             max_total: Self::DEFAULT_MAX_TOTAL,
@@ -180,7 +205,6 @@ impl Default for PoolConfig {
             max_idle_global: None,
             idle_timeout: Some(Self::DEFAULT_IDLE_TIMEOUT),
             max_lifetime: None,
-            connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             wait_timeout: Some(Self::DEFAULT_WAIT_TIMEOUT),
             test_on_checkout: true,
             lifo: true,
@@ -209,14 +233,13 @@ mod tests {
             mode: Mode::Shared { connections: 0 },
             eject_backoff: Duration::from_secs(3),
             max_eject_backoff: Duration::from_secs(1),
-            connect_timeout: Duration::from_millis(7),
             ..PoolConfig::default()
         }
         .normalized();
         assert_eq!((config.max_total, config.max_idle, config.min_idle), (1, Some(1), 1));
         assert_eq!(config.mode, Mode::Shared { connections: 1 });
         assert_eq!(config.max_eject_backoff, Duration::from_secs(3));
-        assert_eq!(config.client.connect_timeout, Some(Duration::from_millis(7)));
+        assert_eq!(PoolConfig::default().client.connect_timeout, Some(PoolConfig::DEFAULT_CONNECT_TIMEOUT));
 
         let shared = PoolConfig { mode: Mode::Shared { connections: 100 }, max_total: 4, ..PoolConfig::default() };
         assert_eq!(shared.normalized().mode, Mode::Shared { connections: 4 });

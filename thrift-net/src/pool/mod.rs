@@ -95,7 +95,7 @@ use metrics::Counters;
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let a = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
 /// let b = Server::new().bind("127.0.0.1:0", echo::Server::new(Parrot)).await?;
-/// let config = PoolConfig { max_total: 8, min_idle: 1, ..PoolConfig::default() };
+/// let config = PoolConfig::default().with_max_total(8).with_min_idle(1);
 /// let pool = Pool::new([a.local_addr(), b.local_addr()], config);
 /// pool.maintain().await; // opens min_idle connections per endpoint ahead of need
 ///

@@ -19,7 +19,7 @@ use crate::channel::CallError;
 /// use thrift_net::{PoolConfig, RetryBudget};
 ///
 /// // At most one retry per ten calls, and no floor: an outage is not made worse.
-/// let config = PoolConfig { retry_budget: RetryBudget { percent: 10, min_per_second: 0, ..RetryBudget::default() }, ..PoolConfig::default() };
+/// let config = PoolConfig::default().with_retry_budget(RetryBudget { percent: 10, min_per_second: 0, ..RetryBudget::default() });
 /// # let _ = config;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

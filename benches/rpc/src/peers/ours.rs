@@ -23,7 +23,7 @@ pub async fn serve(addr: SocketAddr) -> io::Result<()> {
 
 /// Loads `addr` with one of `thrift-loadtest`'s strategies, on `transport` (binary).
 pub async fn load(strategy: Strategy, addr: SocketAddr, args: &LoadArgs, transport: Transport) -> Stats {
-    let mut client = ClientConfig { call_timeout: Some(args.call_timeout()), transport, ..ClientConfig::default() };
+    let mut client = ClientConfig::default().with_call_timeout(args.call_timeout()).with_transport(transport);
     client.connect_timeout = client.call_timeout;
     let settings = CellSettings {
         duration: args.duration(),
