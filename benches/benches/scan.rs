@@ -33,7 +33,7 @@ use thrift_benches::data::Values;
 use thrift_core::{
     skip, Binary, Compact, Decode, Encode, Limits, MessageHeader, MessageType, Protocol, Reader, TType, ThriftStruct,
 };
-use thrift_net::{Scan, Scanner};
+use thrift_net::codec::{Scan, Scanner};
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
 struct Item {

@@ -14,7 +14,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use thrift_core::{skip, Binary, Compact, Decode, Limits, Protocol, Reader, TType, ThriftStruct};
-use thrift_net::{Scan, Scanner};
+use thrift_net::codec::{Scan, Scanner};
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
 struct Item {

@@ -14,7 +14,7 @@ use bytes::{Bytes, BytesMut};
 use cpu_time::ThreadTime;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
 use thrift_core::{Binary, Compact, Limits, MessageHeader, MessageType, Protocol, ThriftStruct};
-use thrift_net::{decode_message, BufferedCodec, FramedCodec, Message};
+use thrift_net::codec::{decode_message, BufferedCodec, FramedCodec, Message};
 use tokio_util::codec::{Decoder, Encoder};
 
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]

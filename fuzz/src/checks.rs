@@ -8,7 +8,8 @@ use std::fmt::Debug;
 
 use bytes::{Bytes, BytesMut};
 use thrift_core::{skip, Binary, Compact, Decode, Encode, Limits, Protocol, Reader, TType};
-use thrift_net::{decode_message, BufferedCodec, FramedCodec, TransportError, TransportErrorKind};
+use thrift_net::{TransportError, TransportErrorKind};
+use thrift_net::codec::{decode_message, BufferedCodec, FramedCodec};
 use tokio_util::codec::Decoder;
 
 use crate::alloc::{assert_bounded, measure};
@@ -296,11 +297,11 @@ pub fn envelope<P: Protocol>(data: &[u8]) {
 /// error) given on a prefix is the verdict on the whole input.
 pub fn detection(data: &[u8]) {
     let limits = Limits::default();
-    let (full, usage) = measure(|| thrift_net::detect(data, &limits));
+    let (full, usage) = measure(|| thrift_net::codec::detect(data, &limits));
     assert!(usage.total <= WALK_BYTES, "detect allocated {usage:?}");
     let full_text = full.as_ref().map_err(|e| std::mem::discriminant(e.kind()));
     for n in (0..data.len()).filter(|n| *n < 64 || n % 16 == 0) {
-        match thrift_net::detect(&data[..n], &limits) {
+        match thrift_net::codec::detect(&data[..n], &limits) {
             Ok(thrift_net::Detection::NeedMore(more)) => {
                 assert!(more > n, "detect asked for {more} bytes after {n}")
             }

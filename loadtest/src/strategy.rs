@@ -3,8 +3,9 @@
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use thrift_net::pool::Mode;
 use thrift_net::tls::ClientTls;
-use thrift_net::{CallError, Client, ClientConfig, Mode, Pool, PoolConfig, TransportError, TransportErrorKind};
+use thrift_net::{CallError, Client, ClientConfig, Pool, PoolConfig, TransportError, TransportErrorKind};
 use tokio::sync::Mutex;
 
 use crate::drive::Failure;

@@ -24,7 +24,7 @@ const MIN_RESERVE: usize = 8 * 1024;
 /// ```
 /// use bytes::BytesMut;
 /// use thrift_core::{ApplicationException as Exc, ApplicationExceptionKind as Kind, Binary, MessageHeader, MessageType};
-/// use thrift_net::{decode_message, BufferedCodec, Message};
+/// use thrift_net::codec::{decode_message, BufferedCodec, Message};
 /// use tokio_util::codec::{Decoder, Encoder};
 ///
 /// let mut codec = BufferedCodec::<Binary>::new();

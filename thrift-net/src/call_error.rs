@@ -287,9 +287,9 @@ impl<E> CallError<E> {
     /// sent](CallError::NotSent), no connection was [available](CallError::Unavailable), a
     /// client-side load shedder refused it, or
     /// the server refused it unrun while shutting down, at its connection limit or
-    /// overloaded (the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) and
-    /// [`AT_CAPACITY`](crate::AT_CAPACITY) exceptions, and any `LOADSHEDDING` one, such as
-    /// [`OVERLOADED`](crate::OVERLOADED)).
+    /// overloaded (the [`SHUTTING_DOWN`](crate::server::SHUTTING_DOWN) and
+    /// [`AT_CAPACITY`](crate::server::AT_CAPACITY) exceptions, and any `LOADSHEDDING` one, such as
+    /// [`OVERLOADED`](crate::server::OVERLOADED)).
     pub fn is_retry_safe(&self) -> bool {
         match self {
             CallError::NotSent(..) | CallError::Unavailable(..) => true,
@@ -304,12 +304,12 @@ impl<E> CallError<E> {
 
 /// Whether `e` is the exception a server answers with, unrun, while shutting down.
 pub(crate) fn is_shutting_down(e: &ApplicationException) -> bool {
-    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::SHUTTING_DOWN
+    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::server::SHUTTING_DOWN
 }
 
 /// Whether `e` is the exception a server answers with, unrun, at its connection limit.
 pub(crate) fn is_at_capacity(e: &ApplicationException) -> bool {
-    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::AT_CAPACITY
+    e.kind == ApplicationExceptionKind::Unknown && e.message == crate::server::AT_CAPACITY
 }
 
 /// A transport error of a call whose site is not known yet.

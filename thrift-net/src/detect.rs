@@ -114,7 +114,8 @@ enum Verdict {
 ///
 /// ```
 /// use thrift_core::Limits;
-/// use thrift_net::{detect, Detection, ProtocolKind, Transport, Wire};
+/// use thrift_net::{ProtocolKind, Transport};
+/// use thrift_net::codec::{detect, Detection, Wire};
 ///
 /// let limits = Limits::default();
 /// let framed_compact = [0, 0, 0, 20, 0x82, 0x21];

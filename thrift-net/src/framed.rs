@@ -28,7 +28,7 @@ const MIN_RESERVE: usize = 8 * 1024;
 /// ```
 /// use bytes::BytesMut;
 /// use thrift_core::{Compact, MessageHeader, MessageType};
-/// use thrift_net::{FramedCodec, Message};
+/// use thrift_net::codec::{FramedCodec, Message};
 /// use tokio_util::codec::{Decoder, Encoder};
 ///
 /// let mut codec = FramedCodec::<Compact>::new();
@@ -37,7 +37,7 @@ const MIN_RESERVE: usize = 8 * 1024;
 /// codec.encode(Message::new(header, &42i32), &mut buf)?; // a real body is an args struct
 /// assert_eq!(buf[..4], [0, 0, 0, 9]);
 /// let msg = codec.decode(&mut buf)?.expect("a whole frame");
-/// let (h, v): (_, i32) = thrift_net::decode_message::<Compact, _>(&msg, &Default::default()).unwrap();
+/// let (h, v): (_, i32) = thrift_net::codec::decode_message::<Compact, _>(&msg, &Default::default()).unwrap();
 /// assert_eq!((h, v), (header, 42));
 /// # Ok::<(), thrift_net::TransportError>(())
 /// ```

@@ -1,17 +1,17 @@
 //! Tokio transports, server, client and connection pool for `thrift-core`.
 //!
 //! The transports are tokio-util codecs that turn a byte stream into whole messages, each a
-//! [`bytes::Bytes`] the derived code decodes zero-copy (see [`decode_message`]):
+//! [`bytes::Bytes`] the derived code decodes zero-copy (see [`decode_message`](codec::decode_message)):
 //!
-//! - [`FramedCodec`]: Apache's framed transport, a 4-byte big-endian length before each
+//! - [`FramedCodec`](codec::FramedCodec): Apache's framed transport, a 4-byte big-endian length before each
 //!   message, checked against the maximum frame size from the prefix alone.
-//! - [`BufferedCodec`]: Apache's buffered transport, messages back to back with no length.
-//!   A resumable skip-decoding [`Scanner`] walks the protocol to find where each message
+//! - [`BufferedCodec`](codec::BufferedCodec): Apache's buffered transport, messages back to back with no length.
+//!   A resumable skip-decoding [`Scanner`](codec::Scanner) walks the protocol to find where each message
 //!   ends, without decoding values and without re-walking when bytes trickle in.
 //! - THeader and TTHeader ([`Transport::Header`], [`Transport::TTHeader`]): each message in
 //!   a frame that also carries its protocol, sequence id and key/value [`Headers`]; what
 //!   fbthrift, Apache's header clients, volo-thrift and Kitex speak.
-//! - [`detect`] tells which transport, and which protocol, a connection speaks from its first
+//! - [`detect`](codec::detect()) tells which transport, and which protocol, a connection speaks from its first
 //!   bytes.
 //!
 //! Errors are [`TransportError`]s naming the phase and the place:
@@ -28,7 +28,7 @@
 //! | `zlib` | off | Apache's zlib transport (`ZlibStream`, `ServerBuilder::zlib`, `ClientConfig::zlib`) and THeader's zlib transform (compressed header requests are refused without it) |
 //! | `metrics` | off | the server and pool report through the `metrics` facade (names and labels in `metrics_names`), `ServerBuilder::metrics_labels`, `PoolConfig::metrics_labels` |
 //!
-//! With none of them the crate is the codecs, [`detect`], the [`service`] macro's contract
+//! With none of them the crate is the codecs, [`detect`](codec::detect()), the [`service`] macro's contract
 //! ([`Channel`], [`Request`], [`Response`], [`NamedService`]), the [`Multiplexed`] router
 //! and the in-process [`LocalChannel`].
 //!
@@ -59,7 +59,7 @@
 //! - Services are tower services, and the [`Server`] takes tower's layers
 //!   ([`ServerBuilder::layer`]): timeout, concurrency limit, load shedding, rate limiting,
 //!   your own. Their errors reach the caller as `TApplicationException`s: tower's timeout
-//!   as `TIMEOUT`, load shedding as `LOADSHEDDING` ([`OVERLOADED`], safe to retry
+//!   as `TIMEOUT`, load shedding as `LOADSHEDDING` ([`OVERLOADED`](server::OVERLOADED), safe to retry
 //!   elsewhere: [`CallError::is_retry_safe`]).
 //! - A handler that wants its request's context takes `#[thrift(context)] request:
 //!   &Request`: the [peer](Request::peer), [transport](Request::transport),
@@ -177,19 +177,20 @@
 //! ejected and retried after a backoff that doubles up to a limit; a call whose connection
 //! could not be opened moves to another endpoint (nothing was sent), and when none is left
 //! it fails at once with [`CallError::Unavailable`]. Calls choose endpoints by power of two
-//! choices on calls in flight, or round robin ([`Balance`]); [`Pool::set_endpoints`]
+//! choices on calls in flight, or round robin ([`Balance`](pool::Balance)); [`Pool::set_endpoints`]
 //! replaces the list at runtime. [`Pool::metrics`] counts,
 //! per endpoint, connections active and idle, calls waiting and in flight, connections
 //! created and destroyed, and timeouts.
 //!
 //! Endpoints can also come from service discovery: [`Pool::discover`] follows a stream of
-//! tower's [`Change`] (a DNS SRV, Consul, etcd or Kubernetes watcher), and [`Pool::resolve`]
-//! looks host names up again on an interval ([`Resolve`] plugs in another resolver, such as
+//! tower's [`Change`](pool::Change) (a DNS SRV, Consul, etcd or Kubernetes watcher), and [`Pool::resolve`]
+//! looks host names up again on an interval ([`Resolve`](pool::Resolve) plugs in another resolver, such as
 //! hickory). A removed endpoint drains: no new calls, its calls in flight finish.
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use thrift_net::{Change, Pool, PoolConfig};
+//! use thrift_net::{Pool, PoolConfig};
+//! use thrift_net::pool::Change;
 //!
 //! # async fn run() -> std::io::Result<()> {
 //! // By host name, looked up every 30 s; returns once the first answer is in.
@@ -209,7 +210,7 @@
 //! # drop(pool); Ok(()) }
 //! ```
 //!
-//! Two modes ([`Mode`]) behind the same API. **Exclusive** (the default): one call per
+//! Two modes ([`Mode`](pool::Mode)) behind the same API. **Exclusive** (the default): one call per
 //! connection at a time, checked out of the endpoint's deadpool. **Shared**: a few pipelined
 //! connections per endpoint, each call on the least busy. Measured with
 //! `cargo bench -p thrift-benches --bench pool` (client and server on one 2-core machine
@@ -256,35 +257,25 @@ mod panics;
 pub mod pool;
 mod protocol;
 pub mod server;
+#[cfg(feature = "client")]
 mod setters;
 #[cfg(feature = "tls")]
 pub mod tls;
 #[cfg(feature = "zlib")]
 mod zlib;
 
-pub use buffered::BufferedCodec;
 pub use channel::{Call, CallError, CallSite, Channel, EndpointDown, Reply, ReplyFuture, Unavailable};
 #[cfg(feature = "client")]
 pub use client::{Client, ClientConfig};
-pub use detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
+pub use detect::{ProtocolKind, Transport};
 pub use error::{Phase, TransportError, TransportErrorKind};
-pub use framed::FramedCodec;
-pub use header::{ttheader_keys, Headers};
+pub use header::Headers;
 pub use local::LocalChannel;
-pub use message::{decode_message, Message};
 #[cfg(feature = "pool")]
-pub use pool::{
-    Balance, Change, DiscoveryStats, DiscoveryTask, DnsChanges, EndpointMetrics, Maintenance, MaintenanceTask, Mode,
-    Pool, PoolConfig, Resolve, RetryBudget, RetryStats, SystemResolver,
-};
+pub use pool::{Pool, PoolConfig};
 #[cfg(feature = "server")]
-pub use server::{Metrics, Multiplexed, MultiplexedBuilder, Server, ServerBuilder, ServerHandle, Shutdown};
-pub use server::{NamedService, Request, Response, ThriftService, AT_CAPACITY, OVERLOADED, SHUTTING_DOWN};
-/// The resumable scanner the buffered transport splits its stream with; it lives in
-/// `thrift-core`, beside the skip it shares its walker with.
-pub use thrift_core::{Scan, Scanner};
-#[cfg(feature = "zlib")]
-pub use zlib::ZlibStream;
+pub use server::{Multiplexed, Server, ServerBuilder, ServerHandle};
+pub use server::{NamedService, Request, Response, ThriftService};
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;
@@ -411,6 +402,8 @@ pub mod codec {
     pub use crate::framed::FramedCodec;
     pub use crate::header::{ttheader_keys, Headers};
     pub use crate::message::{decode_message, Message};
+    #[cfg(feature = "zlib")]
+    pub use crate::zlib::ZlibStream;
     pub use thrift_core::{Scan, Scanner};
 }
 

@@ -10,7 +10,7 @@ use thrift_core::{Decode, Encode, Limits, MessageHeader, Protocol, Reader};
 ///
 /// ```
 /// use thrift_core::{Binary, MessageHeader, MessageType};
-/// use thrift_net::Message;
+/// use thrift_net::codec::Message;
 ///
 /// let header = MessageHeader { name: "add", kind: MessageType::Call, seqid: 1 };
 /// let body = 7i32; // any Encode value; real messages carry an args struct
@@ -57,7 +57,7 @@ impl<'a, T: Encode + ?Sized> Message<'a, T> {
 /// ```
 /// use bytes::Bytes;
 /// use thrift_core::{Compact, MessageHeader, MessageType};
-/// use thrift_net::{decode_message, Message};
+/// use thrift_net::codec::{decode_message, Message};
 ///
 /// let header = MessageHeader { name: "echo", kind: MessageType::Reply, seqid: 9 };
 /// let mut buf = Vec::new();

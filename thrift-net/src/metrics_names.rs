@@ -3,7 +3,7 @@
 //!
 //! Install any `metrics` recorder (a Prometheus exporter, say) and the server and pool
 //! report to it; without one the facade does nothing. Each metric moves exactly where the
-//! matching field of [`Metrics`](crate::Metrics) or [`EndpointMetrics`](crate::EndpointMetrics)
+//! matching field of [`Metrics`](crate::server::Metrics) or [`EndpointMetrics`](crate::pool::EndpointMetrics)
 //! moves. Every server metric carries the labels of
 //! [`ServerBuilder::metrics_labels`](crate::ServerBuilder::metrics_labels); every pool
 //! metric carries `endpoint` (the socket address) and the labels of

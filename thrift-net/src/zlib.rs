@@ -41,7 +41,7 @@ const OUTPUT: usize = 64 * 1024;
 ///
 /// ```
 /// use tokio::io::{AsyncReadExt, AsyncWriteExt};
-/// use thrift_net::ZlibStream;
+/// use thrift_net::codec::ZlibStream;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let (a, b) = tokio::io::duplex(1024);

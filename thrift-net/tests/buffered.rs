@@ -9,7 +9,8 @@ use common::net::{in_memory, over_tcp, End};
 use common::value::{any_chunks, any_msg, cut, Msg, Value};
 use proptest::prelude::*;
 use thrift_core::{Binary, Compact, ErrorKind, Limits, Protocol, TType};
-use thrift_net::{BufferedCodec, Phase, TransportErrorKind};
+use thrift_net::codec::BufferedCodec;
+use thrift_net::{Phase, TransportErrorKind};
 
 /// How a test message is written.
 #[derive(Clone, Copy, Debug)]

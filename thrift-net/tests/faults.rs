@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use hello::*;
 use pool::*;
-use thrift_net::{ClientConfig, Mode, Pool, PoolConfig, Server};
+use thrift_net::pool::Mode;
+use thrift_net::{ClientConfig, Pool, PoolConfig, Server};
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
@@ -211,7 +212,7 @@ async fn a_peer_that_keeps_writing_gets_every_reply_then_a_clean_close() {
             }
             _ => {
                 let text = String::from_utf8_lossy(reply.message());
-                assert!(text.contains(thrift_net::SHUTTING_DOWN), "{text}");
+                assert!(text.contains(thrift_net::server::SHUTTING_DOWN), "{text}");
                 refused += 1;
             }
         }
@@ -285,7 +286,7 @@ async fn a_frozen_endpoint_is_ejected_after_a_few_failures_and_readmitted_when_i
     let frozen = listen(any_port()); // never accepted from: frozen
     let frozen_addr = frozen.local_addr().unwrap();
     let config = PoolConfig::default()
-        .with_balance(thrift_net::Balance::RoundRobin)
+        .with_balance(thrift_net::pool::Balance::RoundRobin)
         .with_client(ClientConfig::default().with_call_timeout(Duration::from_millis(200)))
         .with_eject_after_failures(3)
         .with_eject_backoff(Duration::from_millis(300));

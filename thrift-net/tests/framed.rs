@@ -10,7 +10,8 @@ use proptest::prelude::*;
 use thrift_core::{
     ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageHeader, MessageType, Protocol,
 };
-use thrift_net::{decode_message, FramedCodec, Message, Phase, TransportErrorKind};
+use thrift_net::codec::{decode_message, FramedCodec, Message};
+use thrift_net::{Phase, TransportErrorKind};
 use tokio_util::codec::Encoder;
 
 fn framed(msgs: &[Vec<u8>]) -> Vec<u8> {

@@ -11,7 +11,8 @@ use std::time::Duration;
 use bytes::{BufMut, Bytes};
 use hello::*;
 use thrift_core::{MessageType, ThriftStruct};
-use thrift_net::{ttheader_keys, Client, ClientConfig, Headers, ProtocolKind, Request, Response, Server, Transport};
+use thrift_net::codec::ttheader_keys;
+use thrift_net::{Client, ClientConfig, Headers, ProtocolKind, Request, Response, Server, Transport};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

@@ -155,3 +155,52 @@ async fn a_multiplexed_router_serves_over_http_and_shuts_down_gracefully() {
     assert_eq!(within(slow).await.unwrap().unwrap(), "hello, late");
     within(server).await.unwrap();
 }
+
+#[thrift_net::service]
+trait Whoami {
+    /// The caller's address as the handler sees it.
+    async fn peer(&self, #[thrift(context)] request: &thrift_net::Request) -> String;
+}
+
+struct Mirror;
+
+impl Whoami for Mirror {
+    async fn peer(&self, request: &thrift_net::Request) -> String {
+        request.peer().to_string()
+    }
+}
+
+/// Under axum, a handler sees the caller's address once a layer copies axum's
+/// `ConnectInfo` into the request's extensions; without it, a request comes from nowhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handlers_under_axum_see_the_callers_address_from_connect_info() {
+    use axum::extract::ConnectInfo;
+    use std::net::SocketAddr;
+    use tower::ServiceBuilder;
+
+    let with_address = ServiceBuilder::new()
+        .map_request(|mut request: axum::http::Request<axum::body::Body>| {
+            if let Some(ConnectInfo(addr)) = request.extensions().get::<ConnectInfo<SocketAddr>>().copied() {
+                request.extensions_mut().insert(addr);
+            }
+            request
+        })
+        .service(HttpService::new(whoami::Server::new(Mirror)));
+    let app = Router::new()
+        .route_service("/thrift", with_address)
+        .route_service("/plain", HttpService::new(whoami::Server::new(Mirror)));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
+    });
+    let config = ClientConfig::default().with_call_timeout(DEADLINE);
+    let call = |path: &str| {
+        let channel = HttpClient::new(format!("{base}{path}").parse().unwrap(), config.clone());
+        async move { within(whoami::Client::new(channel).peer()).await.unwrap() }
+    };
+    let seen: SocketAddr = call("/thrift").await.parse().expect("a socket address");
+    assert!(seen.ip().is_loopback() && seen.port() != 0, "{seen}");
+    assert_eq!(call("/plain").await, "(local)");
+    task.abort();
+}

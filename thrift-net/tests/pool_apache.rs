@@ -15,7 +15,8 @@ use hello::*;
 use pool::*;
 use thrift_core::__private::Void;
 use thrift_core::{ApplicationExceptionKind, NoException};
-use thrift_net::{Call, CallError, ClientConfig, Mode, Pool, PoolConfig, Server};
+use thrift_net::pool::Mode;
+use thrift_net::{Call, CallError, ClientConfig, Pool, PoolConfig, Server};
 use tower::ServiceExt;
 
 /// 32 callers × 10 calls, each reply checked; slow ones (5 ms) so calls overlap.

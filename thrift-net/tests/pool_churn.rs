@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 
 use hello::within;
 use pool::{any_port, kill, listen};
-use thrift_net::{service, CallError, PoolConfig, Resolve, RetryBudget, Server, ServerHandle};
+use thrift_net::pool::{Resolve, RetryBudget};
+use thrift_net::{service, CallError, PoolConfig, Server, ServerHandle};
 
 const CALLERS: usize = 256;
 const HOST: &str = "service.test:9090";

@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use hello::*;
 use pool::*;
-use thrift_net::{Change, Pool, PoolConfig, Resolve, Server};
+use thrift_net::pool::{Change, Resolve};
+use thrift_net::{Pool, PoolConfig, Server};
 use tokio::sync::mpsc;
 
 type Item = Result<Change<&'static str, SocketAddr>, String>;

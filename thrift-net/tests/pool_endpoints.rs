@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use hello::*;
 use pool::*;
-use thrift_net::{Balance, CallError, Pool, PoolConfig, Server, ServerHandle, Unavailable};
+use thrift_net::pool::Balance;
+use thrift_net::{CallError, Pool, PoolConfig, Server, ServerHandle, Unavailable};
 
 /// A short backoff, so a test sees an ejected endpoint come back within a few hundred ms.
 fn quick_backoff() -> PoolConfig {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use hello::*;
 use pool::*;
-use thrift_net::{CallError, ClientConfig, Mode, Pool, PoolConfig, Server, Unavailable};
+use thrift_net::pool::Mode;
+use thrift_net::{CallError, ClientConfig, Pool, PoolConfig, Server, Unavailable};
 
 fn hello(name: &str) -> HelloRequest {
     HelloRequest { name: name.into() }

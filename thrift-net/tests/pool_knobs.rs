@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use hello::*;
 use pool::*;
-use thrift_net::{Maintenance, Mode, Pool, PoolConfig, Server};
+use thrift_net::pool::{Maintenance, Mode};
+use thrift_net::{Pool, PoolConfig, Server};
 
 fn hello(name: &str) -> HelloRequest {
     HelloRequest { name: name.into() }

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use hello::*;
 use pool::*;
-use thrift_net::{Mode, Pool, PoolConfig, Server};
+use thrift_net::pool::Mode;
+use thrift_net::{Pool, PoolConfig, Server};
 
 const TASKS: usize = 256;
 const CALLS: usize = 200;

@@ -5,7 +5,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use thrift_net::{service, Balance, CallError, Pool, PoolConfig, RetryBudget, Server};
+use thrift_net::pool::{Balance, RetryBudget};
+use thrift_net::{service, CallError, Pool, PoolConfig, Server};
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpListener;
 

@@ -15,7 +15,8 @@
 use bytes::BytesMut;
 use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{Binary, Compact, Limits, MessageHeader, MessageType, Protocol};
-use thrift_net::{detect, BufferedCodec, FramedCodec, TransportError, TransportErrorKind};
+use thrift_net::codec::{detect, BufferedCodec, FramedCodec};
+use thrift_net::{TransportError, TransportErrorKind};
 use tokio_util::codec::Decoder;
 
 #[global_allocator]

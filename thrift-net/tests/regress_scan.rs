@@ -16,7 +16,8 @@
 
 use bytes::BytesMut;
 use thrift_core::{skip, Binary, Compact, Limits, MessageHeader, MessageType, Protocol, Reader, TType};
-use thrift_net::{BufferedCodec, Scan, Scanner, TransportErrorKind};
+use thrift_net::codec::{BufferedCodec, Scan, Scanner};
+use thrift_net::TransportErrorKind;
 use tokio_util::codec::Decoder;
 
 /// An envelope for a call to `ping`, then `body` (the args struct).

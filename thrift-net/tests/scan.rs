@@ -7,7 +7,7 @@ use bytes::{Bytes, BytesMut};
 use common::value::{any_chunks, any_msg, corrupted_wire, cut, Msg, Value};
 use proptest::prelude::*;
 use thrift_core::{Binary, Compact, Limits, Protocol, TType};
-use thrift_net::{BufferedCodec, Scan, Scanner};
+use thrift_net::codec::{BufferedCodec, Scan, Scanner};
 use tokio_util::codec::Decoder;
 
 /// A ~100 KB message of many small tokens: lists of structs with ints, strings, doubles,

@@ -88,7 +88,7 @@ async fn connections_beyond_the_limit_are_turned_away_with_a_retryable_answer() 
     let rejected = hello_client(&handle, ClientConfig::default()).await;
     let e = within(rejected.say_hello(HelloRequest { name: "no".into() })).await.unwrap_err();
     let CallError::Application(exception, ..) = &e else { panic!("expected AT_CAPACITY, got {e:?}") };
-    assert_eq!(exception.message, thrift_net::AT_CAPACITY);
+    assert_eq!(exception.message, thrift_net::server::AT_CAPACITY);
     assert!(e.is_retry_safe());
     // The client sends nothing more on that connection.
     let e = within(rejected.say_hello(HelloRequest { name: "again".into() })).await.unwrap_err();

@@ -67,7 +67,7 @@ async fn replies_carry_the_plain_method_name_as_apaches_do() {
     let args = calculator::AddArgs { a: 1, b: 2 };
     conn.send(&encode_call(ProtocolKind::Binary, true, "Calculator:add", MessageType::Call, 8, &args)).await;
     let reply = conn.read_reply().await;
-    let header = thrift_net::decode_message::<thrift_core::Binary, MethodResult<Returns<i32>, NoException>>(
+    let header = thrift_net::codec::decode_message::<thrift_core::Binary, MethodResult<Returns<i32>, NoException>>(
         reply.message(),
         &Default::default(),
     )

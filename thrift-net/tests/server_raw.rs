@@ -9,7 +9,8 @@ use std::time::Duration;
 use hello::*;
 use thrift_core::__private::{MethodResult, Returns, Void};
 use thrift_core::{ApplicationExceptionKind, Binary, Limits, MessageHeader, MessageType, NoException};
-use thrift_net::{CallError, Message, ProtocolKind, Server, ServerBuilder};
+use thrift_net::codec::Message;
+use thrift_net::{CallError, ProtocolKind, Server, ServerBuilder};
 
 fn say_hello(name: &str) -> hello_service::SayHelloArgs {
     hello_service::SayHelloArgs { req: HelloRequest { name: name.into() } }

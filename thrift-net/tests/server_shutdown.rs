@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hello::*;
-use thrift_net::{CallError, ClientConfig, ProtocolKind, Server, Shutdown, Transport};
+use thrift_net::server::Shutdown;
+use thrift_net::{CallError, ClientConfig, ProtocolKind, Server, Transport};
 use tokio::net::TcpStream;
 use tokio::task::JoinSet;
 use tokio::time::Instant;

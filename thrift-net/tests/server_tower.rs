@@ -7,11 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use thrift_core::ApplicationExceptionKind;
+use thrift_net::codec::ttheader_keys;
+use thrift_net::server::OVERLOADED;
 use thrift_net::server::{Peer, Request, ThriftService};
-use thrift_net::{
-    service, ttheader_keys, CallError, Client, ClientConfig, Headers, Multiplexed, ProtocolKind, Server, Transport,
-    OVERLOADED,
-};
+use thrift_net::{service, CallError, Client, ClientConfig, Headers, Multiplexed, ProtocolKind, Server, Transport};
 use tokio::sync::Semaphore;
 use tower::limit::ConcurrencyLimitLayer;
 use tower::load_shed::LoadShedLayer;

@@ -271,7 +271,8 @@ fn pem_problems_name_the_file_and_the_problem() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pool_opens_its_connections_over_tls() {
-    use thrift_net::{Mode, Pool, PoolConfig};
+    use thrift_net::pool::Mode;
+    use thrift_net::{Pool, PoolConfig};
     let pki = Pki::standard("pool");
     let handle = start_tls(Server::new(), pki.server_config(None)).await;
     for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {

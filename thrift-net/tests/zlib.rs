@@ -13,7 +13,8 @@ use flate2::{Compress, Compression, FlushCompress};
 use hello::*;
 use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{Limits, MessageType};
-use thrift_net::{Client, ClientConfig, ProtocolKind, Server, ServerBuilder, ZlibStream};
+use thrift_net::codec::ZlibStream;
+use thrift_net::{Client, ClientConfig, ProtocolKind, Server, ServerBuilder};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

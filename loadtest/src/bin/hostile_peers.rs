@@ -26,7 +26,8 @@ use clap::{Parser, Subcommand};
 use thrift_core::{Binary, MessageHeader, MessageType};
 use thrift_loadtest::hello::{hello_service, Greeter, HelloRequest};
 use thrift_loadtest::options::parse_duration;
-use thrift_net::{Message, Pool, PoolConfig, Server};
+use thrift_net::codec::Message;
+use thrift_net::{Pool, PoolConfig, Server};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 

@@ -47,7 +47,7 @@ pub struct ClientConfig {
     /// found dead. `None` turns it off. Default: 60 seconds.
     pub tcp_keepalive: Option<Duration>,
     /// Speak Apache's zlib transport: the connection's bytes each way are one zlib stream
-    /// (see [`ZlibStream`](crate::ZlibStream)), the framed or buffered messages inside it.
+    /// (see [`ZlibStream`](crate::codec::ZlibStream)), the framed or buffered messages inside it.
     /// Applies to every way of making a [`Client`](super::Client), [`Client::new`](super::Client::new)
     /// included (so don't also wrap its stream in a `ZlibStream`). Replies are inflated only
     /// as far as the frame or message limit allows. Default: off.

@@ -350,9 +350,9 @@ fn refused_unrun(reply: &Reply, kind: MessageType) -> Option<(&'static str, Appl
     }
     let e = reply.application_exception()?;
     if is_shutting_down(&e) {
-        Some((crate::SHUTTING_DOWN, e))
+        Some((crate::server::SHUTTING_DOWN, e))
     } else if is_at_capacity(&e) {
-        Some((crate::AT_CAPACITY, e))
+        Some((crate::server::AT_CAPACITY, e))
     } else {
         None
     }

@@ -45,7 +45,7 @@ use connection::{Outbound, Shared};
 ///   new connection. No call ever hangs past its timeout or receives another call's reply.
 /// - When a write fails, the calls already written still get the replies the server sends;
 ///   the calls not yet written fail as [`CallError::NotSent`].
-/// - When the server answers a call with [`SHUTTING_DOWN`](crate::SHUTTING_DOWN), the
+/// - When the server answers a call with [`SHUTTING_DOWN`](crate::server::SHUTTING_DOWN), the
 ///   connection takes no new calls and closes after the replies still owed.
 /// - A reply must name its call's method (else `WRONG_METHOD_NAME`) and be a reply or an
 ///   exception (else `INVALID_MESSAGE_TYPE`); a reply with a sequence id no call was given,
@@ -286,11 +286,11 @@ impl Client {
         let timeout = timeout.into();
         let mut headers = self.headers.as_deref().cloned().unwrap_or_default();
         headers.remove(crate::server::CLIENT_TIMEOUT);
-        headers.remove_int(crate::ttheader_keys::RPC_TIMEOUT);
+        headers.remove_int(crate::codec::ttheader_keys::RPC_TIMEOUT);
         if let Some(limit) = timeout {
             let millis = limit.as_millis().max(1).to_string();
             match self.config().transport {
-                Transport::TTHeader => headers.insert_int(crate::ttheader_keys::RPC_TIMEOUT, millis),
+                Transport::TTHeader => headers.insert_int(crate::codec::ttheader_keys::RPC_TIMEOUT, millis),
                 Transport::Header | Transport::FramedHeader => headers.insert(crate::server::CLIENT_TIMEOUT, millis),
                 _ => {}
             }

@@ -10,7 +10,7 @@ use bytes::Bytes;
 ///
 /// Keys and values are bytes (Apache's C++ and Python libraries allow any); the `&str`
 /// getters answer `None` for a value that is not UTF-8. TTHeader also has headers with
-/// 16-bit integer keys ([`Headers::int`], named in [`ttheader_keys`](crate::ttheader_keys)),
+/// 16-bit integer keys ([`Headers::int`], named in [`ttheader_keys`](crate::codec::ttheader_keys)),
 /// which Kitex and volo use for the method, timeouts and caller; THeader has no such
 /// headers, and writes none. A key set twice keeps its last value, as Apache's
 /// libraries do. Headers read from a frame share its buffer: no copy.
@@ -23,8 +23,8 @@ use bytes::Bytes;
 /// headers.insert("trace-id", "00f067aa0ba902b7");
 /// assert_eq!(headers.get("trace-id"), Some("00f067aa0ba902b7"));
 /// assert_eq!(headers.len(), 1);
-/// headers.insert_int(thrift_net::ttheader_keys::RPC_TIMEOUT, "250");
-/// assert_eq!(headers.int(thrift_net::ttheader_keys::RPC_TIMEOUT), Some("250"));
+/// headers.insert_int(thrift_net::codec::ttheader_keys::RPC_TIMEOUT, "250");
+/// assert_eq!(headers.int(thrift_net::codec::ttheader_keys::RPC_TIMEOUT), Some("250"));
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Headers {

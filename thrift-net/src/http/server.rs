@@ -2,6 +2,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -58,7 +59,7 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct HttpService<S> {
     service: S,
     limits: Limits,
-    /// Whom requests come from, when the HTTP server says ([`serve_http`] does).
+    /// Whom requests come from when a request does not say ([`serve_http`] tells).
     peer: Peer,
 }
 
@@ -74,7 +75,11 @@ impl<S: ThriftService> HttpService<S> {
         HttpService { service, limits: Limits::default(), peer: Peer::Local }
     }
 
-    /// The same service, telling its requests they come from `peer`.
+    /// The same service, telling its requests they come from `peer`, unless a request's
+    /// extensions hold a [`Peer`] or a `SocketAddr` of its own: under axum, copy
+    /// `ConnectInfo<SocketAddr>`'s address into the extensions (a `map_request` layer, with
+    /// the app served by `into_make_service_with_connect_info::<SocketAddr>()`) and handlers
+    /// see each caller's address.
     pub fn with_peer(mut self, peer: Peer) -> Self {
         self.peer = peer;
         self
@@ -91,6 +96,12 @@ impl<S: ThriftService> HttpService<S> {
         B: Body,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
+        let extensions = request.extensions();
+        let peer = match (extensions.get::<Peer>(), extensions.get::<SocketAddr>()) {
+            (Some(peer), _) => peer.clone(),
+            (None, Some(addr)) => Peer::Tcp(*addr),
+            (None, None) => self.peer.clone(),
+        };
         if request.method() != Method::POST {
             let mut response = text(StatusCode::METHOD_NOT_ALLOWED, "Thrift calls are POST requests".into());
             response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
@@ -114,7 +125,7 @@ impl<S: ThriftService> HttpService<S> {
             Err(e) => return text(StatusCode::BAD_REQUEST, e.to_string()),
         };
         let incoming = match Request::framed_as(body, protocol, Framing::Bare, self.limits) {
-            Ok(incoming) => incoming.with_peer(self.peer.clone()),
+            Ok(incoming) => incoming.with_peer(peer),
             Err(e) => return text(StatusCode::BAD_REQUEST, format!("an undecodable envelope: {e}")),
         };
         if incoming.kind() == MessageType::Oneway {

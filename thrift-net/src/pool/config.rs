@@ -42,7 +42,8 @@ pub enum Balance {
 ///
 /// ```
 /// use std::time::Duration;
-/// use thrift_net::{ClientConfig, Mode, PoolConfig};
+/// use thrift_net::{ClientConfig, PoolConfig};
+/// use thrift_net::pool::Mode;
 ///
 /// let config = PoolConfig::default()
 ///     .with_max_total(8)

@@ -181,7 +181,7 @@ impl Health {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.for_calls = true;
         self.ejected_for_calls.store(true, Relaxed);
-        self.eject(&mut state, crate::AT_CAPACITY.to_string(), settings);
+        self.eject(&mut state, crate::server::AT_CAPACITY.to_string(), settings);
         tracing::debug!("endpoint at its connection limit; ejected");
     }
 

@@ -70,8 +70,8 @@ use metrics::Counters;
 /// | `max_idle`, `max_idle_global`, `idle_timeout`, `max_lifetime` | `max_total`, none, 30 s, none | the connection is closed instead of kept; nothing visible to callers |
 /// | `eject_after_failures` | 5 | the endpoint is ejected for `eject_backoff` (100 ms, doubling to `max_eject_backoff`, 10 s): calls go elsewhere; if every endpoint is ejected for failing calls, they still take calls |
 /// | refused connect | — | ejected as above; calls fail fast with `CallError::Unavailable` naming each endpoint when none is left |
-/// | server shutting down / connection closed before the call was written | — | the call is sent again on another connection, twice at most, then `CallError::NotSent` or the [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception (`is_retry_safe()`) |
-/// | server at its connection limit | — | the endpoint is ejected as for a refused connect (readmitted by a reply) and the call sent again elsewhere, twice at most, then the [`AT_CAPACITY`](crate::AT_CAPACITY) exception (`is_retry_safe()`) |
+/// | server shutting down / connection closed before the call was written | — | the call is sent again on another connection, twice at most, then `CallError::NotSent` or the [`SHUTTING_DOWN`](crate::server::SHUTTING_DOWN) exception (`is_retry_safe()`) |
+/// | server at its connection limit | — | the endpoint is ejected as for a refused connect (readmitted by a reply) and the call sent again elsewhere, twice at most, then the [`AT_CAPACITY`](crate::server::AT_CAPACITY) exception (`is_retry_safe()`) |
 /// | `client.tcp_keepalive` | 60 s idle, then 3 probes 10 s apart | a server gone without a close fails its connection's calls (`Transport`) and the connection is discarded |
 ///
 /// There are no background tasks: expired and surplus idle connections are dropped as

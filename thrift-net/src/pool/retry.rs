@@ -16,7 +16,8 @@ use crate::channel::CallError;
 ///
 /// ```
 /// use std::time::Duration;
-/// use thrift_net::{PoolConfig, RetryBudget};
+/// use thrift_net::PoolConfig;
+/// use thrift_net::pool::RetryBudget;
 ///
 /// // At most one retry per ten calls, and no floor: an outage is not made worse.
 /// let config = PoolConfig::default().with_retry_budget(RetryBudget { percent: 10, min_per_second: 0, ..RetryBudget::default() });

@@ -27,7 +27,7 @@ use super::{open, reject};
 /// a [`Multiplexed`](crate::Multiplexed) router of several.
 ///
 /// Each connection speaks whatever it opens with: framed or buffered, binary or compact,
-/// told from its first bytes by [`detect`](crate::detect); replies go back in kind. Binary
+/// told from its first bytes by [`detect`](crate::codec::detect); replies go back in kind. Binary
 /// calls must use the strict envelope (the `0x8001` version word, which Apache's clients
 /// write by default): the server's default [`Limits`](thrift_core::Limits) have
 /// [`strict_binary_envelope`](thrift_core::Limits::strict_binary_envelope) on, so an old-style
@@ -349,7 +349,7 @@ impl<A: Clone> ServerHandle<A> {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let handle = thrift_net::Server::new().bind("127.0.0.1:0", noop::Server::new(N)).await.unwrap();
     /// let addr = handle.local_addr();
-    /// assert_eq!(handle.shutdown(Duration::from_secs(1)).await, thrift_net::Shutdown::Graceful);
+    /// assert_eq!(handle.shutdown(Duration::from_secs(1)).await, thrift_net::server::Shutdown::Graceful);
     /// assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "no longer listening");
     /// # });
     /// # }

@@ -61,7 +61,7 @@ impl Default for ServerConfig {
 ///
 /// | setting | default | when hit |
 /// | --- | --- | --- |
-/// | [`max_connections`](Self::max_connections) | 10,000 | the connection's first request is answered [`AT_CAPACITY`](crate::AT_CAPACITY) (`CallError::Application`, `is_retry_safe()`; a pool counts it as a refused connection and tries another endpoint) and the connection closed; counted in `connections_rejected` |
+/// | [`max_connections`](Self::max_connections) | 10,000 | the connection's first request is answered [`AT_CAPACITY`](crate::server::AT_CAPACITY) (`CallError::Application`, `is_retry_safe()`; a pool counts it as a refused connection and tries another endpoint) and the connection closed; counted in `connections_rejected` |
 /// | [`max_in_flight_per_connection`](Self::max_in_flight_per_connection) | 1024 | the connection is not read until a request finishes: later calls wait (then may hit the client's `call_timeout`) |
 /// | [`max_pending_bytes_per_connection`](Self::max_pending_bytes_per_connection) | 8 MiB | the connection is not read, and finished replies wait to be queued, until the peer reads: calls wait; `bytes_pending` shows it |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a peer not reading its replies is disconnected, its unwritten replies dropped: its calls fail `Transport`; counted in `write_timeouts` |
@@ -73,7 +73,7 @@ impl Default for ServerConfig {
 /// | [`tcp_keepalive`](Self::tcp_keepalive) | 60 s | a peer gone without a close (host down, cable cut) is found by the kernel's probes and its connection closed, its handlers cancelled |
 /// | `Limits::max_frame_len` / `max_message_len` | 16,384,000 B / 100 MiB | the connection closes (the request's seqid is unknown): the client's calls fail `Transport` |
 /// | other [`Limits`] (depth, strings, containers) | Apache's | that call is answered `PROTOCOL_ERROR` (`CallError::Application`); the connection stays |
-/// | shutdown `grace` ([`ServerHandle::shutdown`](super::ServerHandle::shutdown)) | given per call | before it: requests read after shutdown began are answered [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) (`is_retry_safe()`), every running handler's reply is delivered, then a clean close; past it: handlers are abandoned and connections closed (`Transport`) |
+/// | shutdown `grace` ([`ServerHandle::shutdown`](super::ServerHandle::shutdown)) | given per call | before it: requests read after shutdown began are answered [`SHUTTING_DOWN`](crate::server::SHUTTING_DOWN) (`is_retry_safe()`), every running handler's reply is delivered, then a clean close; past it: handlers are abandoned and connections closed (`Transport`) |
 ///
 /// So a misbehaving peer costs the server at most `max_pending_bytes_per_connection` in
 /// requests and replies, its share of `max_receiving_bytes` in a message arriving, and its
@@ -169,7 +169,7 @@ impl<L> ServerBuilder<L> {
     /// The most connections served at once. A connection accepted beyond it is turned away,
     /// counted in [`Metrics::connections_rejected`](super::Metrics::connections_rejected):
     /// its first request is read (up to 64 KiB, within a second) and answered with the
-    /// retryable [`AT_CAPACITY`](crate::AT_CAPACITY) exception, unrun, and the connection
+    /// retryable [`AT_CAPACITY`](crate::server::AT_CAPACITY) exception, unrun, and the connection
     /// closes. At most 64 connections are turned away at a time so; past that they are
     /// closed at once (the peer sees the connection end). At least 1.
     pub fn max_connections(mut self, n: usize) -> Self {
@@ -292,7 +292,7 @@ impl<L> ServerBuilder<L> {
     }
 
     /// Whether every connection speaks Apache's zlib transport: its bytes each way are one
-    /// zlib stream (see [`ZlibStream`](crate::ZlibStream)), and the framed or buffered
+    /// zlib stream (see [`ZlibStream`](crate::codec::ZlibStream)), and the framed or buffered
     /// messages inside are detected as usual. Off by default. Inflating is bounded: the
     /// inflated bytes are held only as the frame and message limits allow, so a small
     /// compressed request that inflates to gigabytes closes its connection at

@@ -19,7 +19,7 @@ pub struct Metrics {
     /// Connections accepted since the server started (rejected ones excluded).
     pub connections_accepted: u64,
     /// Connections turned away because the server was at its connection limit (their first
-    /// request answered [`AT_CAPACITY`](crate::AT_CAPACITY) where it could be read).
+    /// request answered [`AT_CAPACITY`](crate::server::AT_CAPACITY) where it could be read).
     pub connections_rejected: u64,
     /// Requests received (calls and oneway messages whose envelope could be read).
     pub requests: u64,
@@ -34,7 +34,7 @@ pub struct Metrics {
     /// Bytes written to sockets.
     pub bytes_out: u64,
     /// Requests read after shutdown began, answered with the retryable
-    /// [`SHUTTING_DOWN`](crate::SHUTTING_DOWN) exception instead of being run.
+    /// [`SHUTTING_DOWN`](crate::server::SHUTTING_DOWN) exception instead of being run.
     pub requests_refused: u64,
     /// Bytes held now, over all connections, in requests being handled and replies not yet
     /// written (each connection's share is bounded by

@@ -11,10 +11,8 @@ use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::{Binary, Compact, Encode, Limits, MessageHeader, MessageType, ThriftStruct};
-use thrift_net::{
-    service, BufferedCodec, Client, ClientConfig, FramedCodec, Message, ProtocolKind, Reply, Server, ServerHandle,
-    Transport, TransportError,
-};
+use thrift_net::codec::{BufferedCodec, FramedCodec, Message};
+use thrift_net::{service, Client, ClientConfig, ProtocolKind, Reply, Server, ServerHandle, Transport, TransportError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_util::codec::Decoder;

@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 use thrift_core::Limits;
+use thrift_net::codec::FramedCodec;
 use thrift_net::server::{respond, ThriftService};
-use thrift_net::{FramedCodec, ProtocolKind, Request, Server, ServerHandle};
+use thrift_net::{ProtocolKind, Request, Server, ServerHandle};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::task::JoinHandle;

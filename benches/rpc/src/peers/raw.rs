@@ -14,7 +14,7 @@ use bytes::{Buf, BytesMut};
 use thrift_core::{Binary, MessageHeader, MessageType, ThriftStruct};
 use thrift_loadtest::hello::{answer, HelloRequest, HelloResponse};
 use thrift_loadtest::{drive, histogram, Failure, Load, Payload, Stats, Timing, MAX_LATENCY_US};
-use thrift_net::Message;
+use thrift_net::codec::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
