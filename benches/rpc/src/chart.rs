@@ -2,32 +2,27 @@
 
 use std::path::Path;
 
-use plotters::prelude::*;
+use thrift_charts::{Bar, BarChart, Panel, Scale, Series};
 
 use crate::compare::{PairKind, Results};
 
-const WIDTH: u32 = 1200;
-const HEIGHT: u32 = 620;
-/// The bottom of the log scale: below the slowest pair (Nagle's, a few hundred QPS).
-const MIN_QPS: f64 = 100.0;
-
-fn color(pair: PairKind) -> RGBColor {
+fn color(pair: PairKind) -> (u8, u8, u8) {
     match pair {
-        PairKind::OursPipelined => RGBColor(31, 119, 180),
-        PairKind::OursPool => RGBColor(23, 190, 207),
-        PairKind::OursPerCall => RGBColor(214, 39, 40),
-        PairKind::Volo => RGBColor(255, 127, 14),
-        PairKind::VoloMultiplex => RGBColor(255, 187, 120),
-        PairKind::Apache => RGBColor(127, 127, 127),
-        PairKind::ApacheNagle => RGBColor(199, 199, 199),
-        PairKind::Java => RGBColor(148, 103, 189),
-        PairKind::JavaOursPool => RGBColor(197, 176, 213),
-        PairKind::Raw => RGBColor(44, 160, 44),
-        PairKind::RawPipelined => RGBColor(152, 223, 138),
-        PairKind::OursHeader => RGBColor(174, 199, 232),
-        PairKind::OursTtheader => RGBColor(158, 218, 229),
-        PairKind::VoloToOurs => RGBColor(140, 86, 75),
-        PairKind::OursTtheaderToVolo => RGBColor(196, 156, 148),
+        PairKind::OursPipelined => (31, 119, 180),
+        PairKind::OursPool => (23, 190, 207),
+        PairKind::OursPerCall => (214, 39, 40),
+        PairKind::Volo => (255, 127, 14),
+        PairKind::VoloMultiplex => (255, 187, 120),
+        PairKind::Apache => (127, 127, 127),
+        PairKind::ApacheNagle => (199, 199, 199),
+        PairKind::Java => (148, 103, 189),
+        PairKind::JavaOursPool => (197, 176, 213),
+        PairKind::Raw => (44, 160, 44),
+        PairKind::RawPipelined => (152, 223, 138),
+        PairKind::OursHeader => (174, 199, 232),
+        PairKind::OursTtheader => (158, 218, 229),
+        PairKind::VoloToOurs => (140, 86, 75),
+        PairKind::OursTtheaderToVolo => (196, 156, 148),
     }
 }
 
@@ -43,68 +38,36 @@ pub fn write_svg(results: &Results, path: &Path) -> Result<(), Box<dyn std::erro
             pairs.push(row.pair.kind);
         }
     }
-    let max_qps =
-        results.rows.iter().filter_map(|r| r.outcome.as_ref().ok()).map(|s| s.qps).fold(1000.0, f64::max) * 3.0;
-
-    let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let (head, body) = root.split_vertically(56);
-    head.draw_text(
-        "HelloService.sayHello over loopback: calls per second, log scale (p99 µs on each bar)",
-        &("sans-serif", 20).into_text_style(&head),
-        (16, 8),
-    )?;
-    let subtitle = format!(
-        "server and client in separate processes on one {}-core machine; {:?} payload; {:.0}s per cell",
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        results.args.payload,
-        results.args.duration.as_secs_f64()
-    );
-    head.draw_text(&subtitle, &("sans-serif", 13).into_text_style(&head).color(&RGBColor(90, 90, 90)), (16, 34))?;
-
-    let mut chart = ChartBuilder::on(&body)
-        .margin(14)
-        .x_label_area_size(36)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0f64..levels.len().max(1) as f64, (MIN_QPS..max_qps).log_scale())?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels.len() * 2 + 1)
-        .x_label_formatter(&|x| thrift_loadtest::chart::group_label(*x, levels, "concurrent callers"))
-        .y_desc("calls per second")
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .draw()?;
-
-    let width = 0.84 / pairs.len().max(1) as f64;
-    for (pi, &pair) in pairs.iter().enumerate() {
-        let name = pair.pair().name;
-        let cells: Vec<(f64, f64, u64)> = levels
-            .iter()
-            .enumerate()
-            .filter_map(|(li, &c)| {
-                let s = results.stats(pair, c)?;
-                Some((li as f64 + 0.08 + pi as f64 * width, s.qps, s.p99_us))
-            })
-            .collect();
-        chart
-            .draw_series(cells.iter().map(|&(x0, qps, _)| {
-                Rectangle::new([(x0, MIN_QPS), (x0 + width * 0.9, qps.max(MIN_QPS))], color(pair).filled())
-            }))?
-            .label(name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color(pair).filled()));
-        chart.draw_series(cells.iter().map(|&(x0, qps, p99)| {
-            Text::new(format!("{p99}"), (x0, qps.max(MIN_QPS) * 1.12), ("sans-serif", 10).into_font())
-        }))?;
+    let series = pairs
+        .iter()
+        .map(|&pair| Series {
+            name: pair.pair().name.to_string(),
+            color: color(pair),
+            bars: levels
+                .iter()
+                .map(|&c| results.stats(pair, c).map(|s| Bar::new(s.qps).label(s.p99_us.to_string())))
+                .collect(),
+        })
+        .collect();
+    BarChart {
+        title: "HelloService.sayHello over loopback: calls per second, log scale (p99 µs on each bar)".into(),
+        subtitle: format!(
+            "server and client in separate processes on one {}-core machine; {:?} payload; {:.0}s per cell",
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            results.args.payload,
+            results.args.duration.as_secs_f64()
+        ),
+        size: (1200, 620),
+        y_desc: "calls per second".into(),
+        scale: Scale::Log,
+        grid: (1, 1),
+        panels: vec![Panel {
+            caption: None,
+            groups: levels.iter().map(|c| format!("{c} concurrent callers")).collect(),
+            series,
+        }],
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
-    root.present()?;
-    Ok(())
+    .write_svg(path)
 }
 
 #[cfg(test)]
