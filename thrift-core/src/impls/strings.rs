@@ -19,9 +19,13 @@ fn read_str<'de, P: Protocol>(r: &mut Reader<'de>) -> Result<&'de str> {
 
 /// Implements `ThriftType` and `Encode` for a type that derefs to bytes.
 macro_rules! encode_as_bytes {
-    (|$v:ident| $bytes:expr, $($ty:ty),+) => {$(
+    ($shape:ident |$v:ident| $bytes:expr, $($ty:ty),+) => {$(
         impl ThriftType for $ty {
             const TTYPE: TType = TType::String;
+            #[inline]
+            fn json_shape() -> crate::json::Shape {
+                crate::json::Shape::$shape
+            }
         }
 
         impl Encode for $ty {
@@ -39,8 +43,8 @@ macro_rules! encode_as_bytes {
     )+};
 }
 
-encode_as_bytes!(|s| s.as_bytes(), str, String, Cow<'_, str>);
-encode_as_bytes!(|b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
+encode_as_bytes!(Plain | s | s.as_bytes(), str, String, Cow<'_, str>);
+encode_as_bytes!(Binary | b | AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]

@@ -222,6 +222,21 @@ pub fn fallback(container: &Container<'_>) -> TokenStream {
     })
 }
 
+/// The hidden `ThriftType::json_shape` of a struct, union or exception: each field's shape by
+/// id, from its type's. Read only by the JSON transcoder.
+pub fn json_shape_fn(krate: &syn::Path, fields: &[(i16, TokenStream)]) -> TokenStream {
+    let arms = fields.iter().map(|(id, ty)| quote!(#id => <#ty as #krate::ThriftType>::json_shape(),));
+    quote! {
+        #[inline]
+        fn json_shape() -> #krate::json::Shape {
+            #krate::json::Shape::Fields(|id| match id {
+                #(#arms)*
+                _ => #krate::json::Shape::Plain,
+            })
+        }
+    }
+}
+
 /// One `IdlField` of a definition, its type spelled by `IdlType`.
 pub fn idl_field(
     krate: &impl quote::ToTokens,
@@ -365,6 +380,8 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
         }
     });
     let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None, ""));
+    let shapes =
+        fields.iter().map(|ThrownField { id, ty, .. }| quote!(#id => <#ty as #krate::ThriftType>::json_shape(),));
     quote! {
         impl #krate::__private::Exceptions for #ident {
             fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
@@ -386,6 +403,12 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
                 match field.id {
                     #(#read)*
                     _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+            fn json_field_shape(id: i16) -> #krate::json::Shape {
+                match id {
+                    #(#shapes)*
+                    _ => #krate::json::Shape::Plain,
                 }
             }
         }
