@@ -222,16 +222,28 @@ pub fn fallback(container: &Container<'_>) -> TokenStream {
     })
 }
 
+/// `ty`'s JSON shape, `Plain` when it is no Thrift type (that is reported by `Encode` alone).
+fn shape_of(krate: &syn::Path, ty: &impl quote::ToTokens) -> TokenStream {
+    quote!((&#krate::__private::ShapeOf::<#ty>(::core::marker::PhantomData)).json_shape())
+}
+
 /// The hidden `ThriftType::json_shape` of a struct, union or exception: each field's shape by
 /// id, from its type's. Read only by the JSON transcoder.
 pub fn json_shape_fn(krate: &syn::Path, fields: &[(i16, TokenStream)]) -> TokenStream {
-    let arms = fields.iter().map(|(id, ty)| quote!(#id => <#ty as #krate::ThriftType>::json_shape(),));
+    let arms = fields.iter().map(|(id, ty)| {
+        let shape = shape_of(krate, ty);
+        quote!(#id => #shape,)
+    });
     quote! {
         #[inline]
         fn json_shape() -> #krate::json::Shape {
-            #krate::json::Shape::Fields(|id| match id {
-                #(#arms)*
-                _ => #krate::json::Shape::Plain,
+            #krate::json::Shape::Fields(|id| {
+                #[allow(unused_imports)]
+                use #krate::__private::{ShapeOfOther as _, ShapeOfThrift as _};
+                match id {
+                    #(#arms)*
+                    _ => #krate::json::Shape::Plain,
+                }
             })
         }
     }
@@ -380,8 +392,10 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
         }
     });
     let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None, ""));
-    let shapes =
-        fields.iter().map(|ThrownField { id, ty, .. }| quote!(#id => <#ty as #krate::ThriftType>::json_shape(),));
+    let shapes = fields.iter().map(|ThrownField { id, ty, .. }| {
+        let shape = shape_of(krate, ty);
+        quote!(#id => #shape,)
+    });
     quote! {
         impl #krate::__private::Exceptions for #ident {
             fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
@@ -406,6 +420,8 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
                 }
             }
             fn json_field_shape(id: i16) -> #krate::json::Shape {
+                #[allow(unused_imports)]
+                use #krate::__private::{ShapeOfOther as _, ShapeOfThrift as _};
                 match id {
                     #(#shapes)*
                     _ => #krate::json::Shape::Plain,
