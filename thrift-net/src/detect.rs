@@ -83,7 +83,8 @@ pub enum ProtocolKind {
     /// The compact protocol.
     Compact,
     /// Apache's `TJSONProtocol`: `[1,"name",type,seqid,{...}]`, transcoded to and from
-    /// binary by `thrift_core::json`.
+    /// binary by `thrift_core::json`. Over the buffered, framed and HTTP transports (and
+    /// zlib, TLS); not inside THeader/TTHeader frames, whose JSON protocol id (1) is not read.
     Json,
 }
 

@@ -23,7 +23,14 @@
 //! | message | `[1,"name",type,seqid,{body}]` |
 //!
 //! The type tags are `tf i8 i16 i32 i64 dbl str rec lst set map` (and `uid` for a `uuid`,
-//! as Apache 0.19 writes it).
+//! as Apache 0.19 writes it). Apache's Python library writes the same structure but doubles
+//! as `%.17g` and base64 padded; both are read. Doubles use Rust's shortest round-trip
+//! digits, which are Java's but for a few subnormals (Java's `4.9E-324` is `5.0E-324` here);
+//! every form reads back to the same bits.
+//!
+//! A hand-written [`ThriftType`] impl keeps the default shape: its `binary` fields are
+//! written as text. Its author overrides the hidden `json_shape` to say otherwise, as the
+//! derives do.
 //!
 //! Strings of fields the type does not declare (unknown fields, as when reading a newer
 //! peer's struct) have no shape, so are taken as text: a `binary` unknown field read from
