@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 secs=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift
-all=(decode_binary decode_compact roundtrip skip envelope buffered framed idl)
+all=(decode_binary decode_compact roundtrip skip envelope buffered framed idl json)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 jobs=${FUZZ_JOBS:-1}
 

@@ -302,7 +302,7 @@ pub fn detection(data: &[u8]) {
     let full_text = full.as_ref().map_err(|e| std::mem::discriminant(e.kind()));
     for n in (0..data.len()).filter(|n| *n < 64 || n % 16 == 0) {
         match thrift_net::codec::detect(&data[..n], &limits) {
-            Ok(thrift_net::Detection::NeedMore(more)) => {
+            Ok(thrift_net::codec::Detection::NeedMore(more)) => {
                 assert!(more > n, "detect asked for {more} bytes after {n}")
             }
             Ok(found) => assert_eq!(Ok(&found), full_text, "detect changed its answer after {n} bytes"),
@@ -312,5 +312,47 @@ pub fn detection(data: &[u8]) {
                 "detect failed with {e} after {n} bytes, then said {full:?}"
             ),
         }
+    }
+}
+
+/// `data` as the JSON of a [`Rich`] and as a JSON message with a [`Tree`] body: the transcoder and the
+/// decode after it allocate within the bound; what decodes re-encodes to JSON that decodes
+/// to an equal value (compared after one trip, since JSON has one NaN and the input's NaN
+/// payloads are not kept); and the buffered transport's message scanner never reads past
+/// its limits or disagrees with the envelope reader about where a message begins.
+pub fn json(data: &[u8]) {
+    let limits = Limits::default();
+    let ((), usage) = measure(|| {
+        if let Ok(binary) = thrift_core::json::to_binary::<Rich<'static>>(data, &limits) {
+            if let Ok(v) = thrift_core::from_slice::<Binary, Rich<'_>>(&binary) {
+                let once = thrift_core::json::to_vec(&v);
+                let b1 = thrift_core::json::to_binary::<Rich<'static>>(&once, &limits)
+                    .unwrap_or_else(|e| panic!("our own JSON does not transcode: {e}: {v:?}"));
+                let v1 = thrift_core::from_slice::<Binary, Rich<'_>>(&b1)
+                    .unwrap_or_else(|e| panic!("our own JSON does not decode: {e}: {v:?}"));
+                let twice = thrift_core::json::to_vec(&v1);
+                let b2 = thrift_core::json::to_binary::<Rich<'static>>(&twice, &limits)
+                    .unwrap_or_else(|e| panic!("our own JSON does not transcode: {e}: {v1:?}"));
+                let v2 = thrift_core::from_slice::<Binary, Rich<'_>>(&b2)
+                    .unwrap_or_else(|e| panic!("our own JSON does not decode: {e}: {v1:?}"));
+                assert_eq!(v1, v2, "JSON re-encoding changed the value");
+            }
+        }
+    });
+    assert_bounded("json::to_binary + decode", data.len(), usage);
+
+    let mut r = Reader::new(data);
+    let (header, usage) = measure(|| thrift_core::json::read_message_begin(&mut r));
+    assert!(usage.total <= WALK_BYTES, "json envelope read allocated {usage:?}");
+    if header.is_ok() {
+        let body = &data[r.position()..];
+        let (_, usage) = measure(|| thrift_core::json::decode_body::<Tree>(body, &limits).is_ok());
+        assert_bounded("json::decode_body", body.len(), usage);
+    }
+    let mut scanner = thrift_core::json::MessageScanner::new(4096, 8);
+    let (end, usage) = measure(|| scanner.scan(data));
+    assert!(usage.total <= WALK_BYTES, "json scanner allocated {usage:?}");
+    if let Ok(Some(end)) = end {
+        assert!(end <= data.len().min(4096), "the scanner ended a message at {end} of {}", data.len());
     }
 }

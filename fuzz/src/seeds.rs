@@ -13,8 +13,8 @@ use thrift_core::{Binary, Compact, Encode, MessageHeader, Protocol, TType};
 use crate::shapes::{headers, samples, Args, Point, Rich, Shape, Tree};
 
 /// Every target, by name.
-pub const TARGETS: [&str; 7] =
-    ["decode_binary", "decode_compact", "roundtrip", "skip", "envelope", "buffered", "framed"];
+pub const TARGETS: [&str; 8] =
+    ["decode_binary", "decode_compact", "roundtrip", "skip", "envelope", "buffered", "framed", "json"];
 
 /// The types the `skip` target picks from (STOP and VOID included: they must be refused).
 pub const SKIP_TYPES: [TType; 14] = [
@@ -207,6 +207,15 @@ pub fn corpus(target: &str) -> Vec<Vec<u8>> {
             out.extend(stream_inputs(2, &binary));
             out
         }
+        "json" => {
+            let mut out: Vec<Vec<u8>> = samples().iter().map(thrift_core::json::to_vec).collect();
+            for (tree, header) in trees().into_iter().zip(headers().iter()) {
+                let mut m = Vec::new();
+                thrift_core::json::write_message(header, &tree, &mut m);
+                out.push(m);
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -221,6 +230,14 @@ pub fn check_seeds() -> Result<usize, String> {
     }
     for v in corpus("decode_compact") {
         thrift_core::from_slice::<Compact, Rich<'_>>(&v).map_err(|e| format!("decode_compact seed: {e}"))?;
+        n += 1;
+    }
+    for v in corpus("json") {
+        if v.first() != Some(&b'[') {
+            let binary = thrift_core::json::to_binary::<Rich<'static>>(&v, &thrift_core::Limits::default())
+                .map_err(|e| format!("json seed: {e}"))?;
+            thrift_core::from_slice::<Binary, Rich<'_>>(&binary).map_err(|e| format!("json seed: {e}"))?;
+        }
         n += 1;
     }
     for v in corpus("framed").iter().chain(&corpus("buffered")) {

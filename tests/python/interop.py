@@ -41,7 +41,7 @@ import sys
 import traceback
 
 from thrift.Thrift import TApplicationException, TType
-from thrift.protocol import TBinaryProtocol, TCompactProtocol
+from thrift.protocol import TBinaryProtocol, TCompactProtocol, TJSONProtocol
 from thrift.transport import TTransport
 
 try:
@@ -55,6 +55,7 @@ PROTOCOLS = {
     "binary-accel": lambda t: TBinaryProtocol.TBinaryProtocolAccelerated(t, fallback=False),
     "compact": lambda t: TCompactProtocol.TCompactProtocol(t),
     "compact-accel": lambda t: TCompactProtocol.TCompactProtocolAccelerated(t, fallback=False),
+    "json": lambda t: TJSONProtocol.TJSONProtocol(t),
 }
 
 # TApplicationException has no thrift_spec; this one mirrors its read/write.

@@ -34,6 +34,8 @@ pub enum Wire {
     Binary,
     /// [`Compact`].
     Compact,
+    /// `thrift_core::json`.
+    Json,
 }
 
 /// A protocol of Apache's Python library, by the helper's name for it.
@@ -54,6 +56,9 @@ pub const VALUE_PROTOCOLS: [PyProtocol; 4] = [
     PyProtocol { name: "compact-accel", wire: Wire::Compact },
 ];
 
+/// Python's `TJSONProtocol`, which [`Interop::json_value_with`] runs values through.
+pub const JSON: PyProtocol = PyProtocol { name: "json", wire: Wire::Json };
+
 /// Python's binary protocol writing old-style (non-strict) envelopes, which we must read.
 pub const NONSTRICT_BINARY: PyProtocol = PyProtocol { name: "binary-nonstrict", wire: Wire::Binary };
 
@@ -73,6 +78,7 @@ pub fn decode_json<T: DecodeOwned + ToJson>(wire: Wire, bytes: &[u8]) -> thrift_
     Ok(match wire {
         Wire::Binary => thrift_core::from_slice::<Binary, T>(bytes)?.to_json(),
         Wire::Compact => thrift_core::from_slice::<Compact, T>(bytes)?.to_json(),
+        Wire::Json => thrift_core::json::from_slice::<T>(bytes)?.to_json(),
     })
 }
 
@@ -180,7 +186,49 @@ impl Interop {
             match protocol.wire {
                 Wire::Binary => self.value_in::<Binary, T>(&case, protocol, value),
                 Wire::Compact => self.value_in::<Compact, T>(&case, protocol, value),
+                Wire::Json => unreachable!("JSON is not among the value protocols"),
             }
+        }
+    }
+
+    /// Runs `value` through Python's `TJSONProtocol` both ways: Python's JSON decodes to the
+    /// value, ours equals Python's byte for byte (when Python's order is fixed and
+    /// `same_bytes`: Python writes doubles as `%.17g` and pads base64 where Apache's Java
+    /// and C++, whose bytes we write, do not), and Python reads ours.
+    pub fn json_value_with<T: Encode + ToJson + ?Sized>(
+        &mut self,
+        case: &str,
+        type_name: &str,
+        value: &T,
+        decode: Decoder,
+        same_bytes: bool,
+    ) {
+        let expect = value.to_json();
+        let proto = JSON.name;
+        let encoded = self.call(json!({"op": "encode", "proto": proto, "type": type_name, "value": expect}));
+        let (py_bytes, ordered) = match encoded.and_then(|a| hex_field(&a).map(|b| (b, a["ordered"] == true))) {
+            Ok(x) => x,
+            Err(e) => return self.fail(case, proto, "python encode", e),
+        };
+        match decode(Wire::Json, &py_bytes) {
+            Ok(decoded) => match self.difference(type_name, &decoded, &expect) {
+                None => self.passed("python→rust", proto),
+                Some(d) => self.fail(case, proto, "rust decoded python's bytes to another value", d),
+            },
+            Err(e) => self.fail(case, proto, "rust failed to decode python's bytes", e),
+        }
+        let ours = thrift_core::json::to_vec(value);
+        if ordered && same_bytes {
+            match byte_difference(&ours, &py_bytes) {
+                None => self.passed("identical bytes", proto),
+                Some(d) => self.fail(case, proto, "rust's bytes differ from python's", d),
+            }
+        }
+        match self.call(
+            json!({"op": "check", "proto": proto, "type": type_name, "hex": hex::encode(&ours), "expect": expect}),
+        ) {
+            Ok(_) => self.passed("rust→python", proto),
+            Err(e) => self.fail(case, proto, "python on rust's bytes", e),
         }
     }
 
@@ -303,6 +351,7 @@ impl Interop {
             match protocol.wire {
                 Wire::Binary => self.message_in::<Binary, T>(case, protocol, header, type_name, body),
                 Wire::Compact => self.message_in::<Compact, T>(case, protocol, header, type_name, body),
+                Wire::Json => unreachable!("JSON is not among the value protocols"),
             }
         }
     }

@@ -238,6 +238,10 @@ fn decode_rich(wire: Wire, bytes: &[u8]) -> thrift_core::Result<Value> {
     Ok(match wire {
         Wire::Binary => thrift_core::from_slice::<Binary, RichStruct<'_>>(bytes)?.to_json(),
         Wire::Compact => thrift_core::from_slice::<Compact, RichStruct<'_>>(bytes)?.to_json(),
+        // A type that borrows from its input cannot borrow from JSON's transcoded buffer.
+        Wire::Json => {
+            return Err(thrift_core::Error::new(thrift_core::ErrorKind::InvalidData("borrowed: not from JSON".into())))
+        }
     })
 }
 

@@ -302,6 +302,7 @@ fn absent_fields_and_invalid_values_from_python() {
                 thrift_tests::interop::Wire::Compact => {
                     thrift_core::from_slice::<thrift_core::Compact, Requiredness>(&bytes)
                 }
+                thrift_tests::interop::Wire::Json => thrift_core::json::from_slice::<Requiredness>(&bytes),
             }
             .map_err(|e| e.to_string())
         });

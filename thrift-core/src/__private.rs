@@ -15,7 +15,41 @@ pub use crate::testing::Lazy;
 pub use proptest;
 
 use crate::error::{Error, ErrorKind};
+use crate::json::Shape;
 use crate::reader::Reader;
+use crate::ThriftType;
+
+/// A field type, for the derives' `json_shape`: `(&ShapeOf::<T>(PhantomData)).json_shape()`
+/// is `T::json_shape()` when `T` is a Thrift type and `Shape::Plain` otherwise, so a field
+/// of a type that is not one is reported once, by `Encode`, not again by the shape.
+pub struct ShapeOf<T: ?Sized>(pub core::marker::PhantomData<T>);
+
+/// [`ShapeOf`] of a Thrift type.
+pub trait ShapeOfThrift {
+    /// The type's shape.
+    fn json_shape(&self) -> Shape;
+}
+
+impl<T: ThriftType + ?Sized> ShapeOfThrift for ShapeOf<T> {
+    #[inline]
+    fn json_shape(&self) -> Shape {
+        T::json_shape()
+    }
+}
+
+/// [`ShapeOf`] of any other type (one autoref further, so taken only when `T` is not a
+/// Thrift type).
+pub trait ShapeOfOther {
+    /// `Shape::Plain`.
+    fn json_shape(&self) -> Shape;
+}
+
+impl<T: ?Sized> ShapeOfOther for &ShapeOf<T> {
+    #[inline]
+    fn json_shape(&self) -> Shape {
+        Shape::Plain
+    }
+}
 
 /// The IDL name of one instantiation of a generic type: `Page` with `[Item]` is `Page_Item`,
 /// with `[list<string>]` `Page_list_string`. IDL has no generics, so each instantiation is

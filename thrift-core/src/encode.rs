@@ -18,6 +18,16 @@ use crate::wire::TType;
 pub trait ThriftType {
     /// The wire type of values of this type.
     const TTYPE: TType;
+
+    /// Which strings inside values of this type are `binary`, for the JSON protocol (see
+    /// [`json`](crate::json)); only the JSON transcoder calls it. Not part of the
+    /// documented API: the derives and this crate's impls override it, and the default,
+    /// every string text, is right for a type with no `binary` inside.
+    #[doc(hidden)]
+    #[inline]
+    fn json_shape() -> crate::json::Shape {
+        crate::json::Shape::Plain
+    }
 }
 
 /// A value that can be written in any [`Protocol`], at an exact, precomputed size.

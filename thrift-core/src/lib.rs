@@ -93,6 +93,7 @@ mod error;
 #[cfg(feature = "idl")]
 mod idl;
 mod impls;
+pub mod json;
 mod limits;
 mod protocol;
 mod reader;

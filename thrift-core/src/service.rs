@@ -38,6 +38,12 @@ pub trait Exceptions: Sized {
     fn as_application_exception(&self) -> Option<&ApplicationException> {
         None
     }
+    /// The JSON shape of result-struct field `id` if it is one of these exceptions (see
+    /// [`ThriftType::json_shape`]).
+    #[doc(hidden)]
+    fn json_field_shape(_id: i16) -> crate::json::Shape {
+        crate::json::Shape::Plain
+    }
 }
 
 /// The error type of a method that declares no exceptions and cannot fail.
@@ -124,6 +130,10 @@ impl<E: Exceptions> Exceptions for OrApplication<E> {
         Ok(E::read_field(s, r, field)?.map(OrApplication::Declared))
     }
 
+    fn json_field_shape(id: i16) -> crate::json::Shape {
+        E::json_field_shape(id)
+    }
+
     fn as_application_exception(&self) -> Option<&ApplicationException> {
         match self {
             OrApplication::Declared(e) => e.as_application_exception(),
@@ -153,6 +163,11 @@ pub trait ReturnField: Sized {
     ) -> Result<()>;
     /// The value when the result struct has no success field: `Some` only for `void`.
     fn absent() -> Option<Self>;
+    /// The JSON shape of the success value (see [`ThriftType::json_shape`]).
+    #[doc(hidden)]
+    fn json_shape() -> crate::json::Shape {
+        crate::json::Shape::Plain
+    }
 }
 
 /// The success value of a method returning `T`.
@@ -192,6 +207,9 @@ impl<T: Encode + for<'de> Decode<'de>> ReturnField for Returns<T> {
     }
     fn absent() -> Option<Self> {
         None
+    }
+    fn json_shape() -> crate::json::Shape {
+        T::json_shape()
     }
 }
 
@@ -257,8 +275,11 @@ impl<R, E> MethodResult<R, E> {
     }
 }
 
-impl<R, E> ThriftType for MethodResult<R, E> {
+impl<R: ReturnField, E: Exceptions> ThriftType for MethodResult<R, E> {
     const TTYPE: TType = TType::Struct;
+    fn json_shape() -> crate::json::Shape {
+        crate::json::Shape::Fields(|id| if id == 0 { R::json_shape() } else { E::json_field_shape(id) })
+    }
 }
 
 impl<R: ReturnField, E: Exceptions> Encode for MethodResult<R, E> {

@@ -10,7 +10,7 @@ use thrift_core::{Encode, MessageHeader, Protocol, TType, ThriftType};
 use crate::call_error::CallSite;
 use crate::detect::ProtocolKind;
 use crate::error::TransportError;
-use crate::framing::{encode_message, Framing};
+use crate::framing::Framing;
 use crate::header::Headers;
 use crate::message::Message;
 use crate::protocol::with_protocol;
@@ -66,7 +66,7 @@ impl Call {
     /// Encodes an args struct in `protocol`, in one buffer of its exact size, for
     /// [`Call::encoded`].
     pub fn encode_args<A: Encode + ?Sized>(protocol: ProtocolKind, args: &A) -> Bytes {
-        Bytes::from(with_protocol!(protocol, P => thrift_core::to_vec::<P, A>(args)))
+        Bytes::from(with_protocol!(protocol, P => P::to_vec::<A>(args)))
     }
 
     /// The same call as a oneway message: no reply is awaited, it completes once written.
@@ -151,7 +151,7 @@ impl<A: Encode + Send + Sync> Args for A {
         headers: &Headers,
     ) -> Result<Bytes, TransportError> {
         let message = Message::new(header, self);
-        with_protocol!(protocol, P => encode_message::<P, A>(&message, framing, headers))
+        with_protocol!(protocol, P => P::encode_message::<A>(&message, framing, headers))
     }
 }
 
@@ -160,6 +160,10 @@ struct Encoded(Bytes);
 
 impl ThriftType for Encoded {
     const TTYPE: TType = TType::Struct;
+    // Already in the channel's protocol: JSON copies it as it is too.
+    fn json_shape() -> thrift_core::json::Shape {
+        thrift_core::json::Shape::Verbatim
+    }
 }
 
 impl Encode for Encoded {

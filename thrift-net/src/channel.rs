@@ -5,7 +5,7 @@ use std::future::Future;
 
 use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType, Protocol, Reader};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType, Reader};
 
 pub use crate::call::Call;
 pub use crate::call_error::{CallError, CallSite, EndpointDown, Unavailable};
@@ -144,7 +144,7 @@ impl Reply {
 
     fn decode_body<T: thrift_core::DecodeOwned>(&self) -> thrift_core::Result<T> {
         let body = self.message.slice(self.body_start..);
-        with_protocol!(self.protocol, P => thrift_core::from_bytes_with_limits::<P, T>(&body, &self.limits))
+        with_protocol!(self.protocol, P => P::from_bytes_with_limits::<T>(&body, &self.limits))
     }
 
     /// The method's outcome: its value, a declared exception, or the server's

@@ -1,5 +1,5 @@
-//! Telling the transport (framed, buffered, THeader or TTHeader) and protocol (binary or
-//! compact) of a connection from its first bytes.
+//! Telling the transport (framed, buffered, THeader or TTHeader) and protocol (binary,
+//! compact or JSON) of a connection from its first bytes.
 //!
 //! Every reading is tried, and the answer is given only when exactly one fits and no other
 //! could still fit with more bytes. Two that fit are an error, none is an error; it never
@@ -9,20 +9,26 @@
 //! | --- | --- |
 //! | buffered binary, strict | `80 01 ?? TT`: the version word, `TT` a message type 1..=4 (the third byte is ignored, as Apache does) |
 //! | buffered compact | `82 VV`: `VV` has version 1 in its low 5 bits and a message type 1..=4 in its high 3 |
-//! | buffered binary, non-strict | `LL LL LL LL`, a name length 1..=4096, then that many bytes of method name (UTF-8, no control characters), then a message type byte 1..=4 |
-//! | framed, any of the three above | `NN NN NN NN`, a frame length from the smallest message of that reading up to the maximum frame size, then the same bytes as the buffered reading |
+//! | buffered binary, non-strict | `LL LL LL LL`, a name length 1..=4096, then that many bytes of method name (UTF-8, no control characters, not beginning with `[`), then a message type byte 1..=4 |
+//! | buffered JSON | `[1`: the envelope array and the protocol version |
+//! | framed, any of the four above | `NN NN NN NN`, a frame length from the smallest message of that reading up to the maximum frame size, then the same bytes as the buffered reading |
 //! | THeader, binary or compact | `NN NN NN NN 0F FF`: a frame length as above, THeader's magic, then at byte 14 the protocol id `00` (binary) or `02` (compact) |
 //! | TTHeader, binary or compact | `NN NN NN NN 10 00`: the same with TTHeader's magic |
 //! | THeader in a frame | `NN NN NN NN`, then a THeader frame whose length is four less |
 //!
 //! Why they don't collide: a frame length or non-strict name length is a non-negative `i32`,
 //! so its first byte is below `0x80`, while the strict binary and compact envelopes begin with
-//! `0x80` or `0x82`. A non-strict name cannot begin with `0x80` or `0x82` (UTF-8 continuation
-//! bytes), so a frame holding a strict or compact message is no non-strict message; and a
-//! frame holding a non-strict message puts the `00` high byte of its name length where the
-//! buffered reading wants a printable name. A header frame has `0F` or `10` where a framed
-//! envelope has `80` or `82`, and as a non-strict name length `0F FF ..` or `10 00 ..` is
-//! far beyond the longest name.
+//! `0x80` or `0x82`. JSON's `[` (`0x5b`) as a frame's or name's first length byte is a length
+//! of at least `0x5b000000`, beyond any frame limit below 1.4 GiB and any name; and a frame
+//! holding JSON has `[` where the others' envelopes have `0x80`, `0x82` or `00`. A
+//! non-strict name cannot begin with `0x80` or `0x82` (UTF-8 continuation bytes), so a frame
+//! holding a strict or compact message is no non-strict message; and a frame holding a
+//! non-strict message puts the `00` high byte of its name length where the buffered reading
+//! wants a printable name. A framed JSON message is printable throughout, so its length and
+//! text would also read as a non-strict envelope with the JSON for a name; but no method
+//! name begins with `[`, which the non-strict reading refuses. A header frame has `0F` or
+//! `10` where a framed envelope has `80` or `82`, and as a non-strict name length `0F FF ..`
+//! or `10 00 ..` is far beyond the longest name.
 
 use thrift_core::Limits;
 
@@ -76,6 +82,10 @@ pub enum ProtocolKind {
     BinaryNonStrict,
     /// The compact protocol.
     Compact,
+    /// Apache's `TJSONProtocol`: `[1,"name",type,seqid,{...}]`, transcoded to and from
+    /// binary by `thrift_core::json`. Over the buffered, framed and HTTP transports (and
+    /// zlib, TLS); not inside THeader/TTHeader frames, whose JSON protocol id (1) is not read.
+    Json,
 }
 
 /// A transport and a protocol.
@@ -127,7 +137,8 @@ enum Verdict {
 /// assert!(detect(b"GET / HTTP/1.1\r\n", &limits).is_err());
 /// ```
 pub fn detect(prefix: &[u8], limits: &Limits) -> Result<Detection, TransportError> {
-    const READINGS: [ProtocolKind; 3] = [ProtocolKind::Binary, ProtocolKind::Compact, ProtocolKind::BinaryNonStrict];
+    const READINGS: [ProtocolKind; 4] =
+        [ProtocolKind::Binary, ProtocolKind::Compact, ProtocolKind::BinaryNonStrict, ProtocolKind::Json];
     let mut found: Vec<Wire> = Vec::new();
     let mut need: Option<usize> = None;
     const TRANSPORTS: [Transport; 5] =
@@ -152,6 +163,7 @@ pub fn detect(prefix: &[u8], limits: &Limits) -> Result<Detection, TransportErro
             let why = match prefix.first() {
                 Some(0x80) => "0x80 but not a binary version word with a message type",
                 Some(0x82) => "0x82 but not a compact version byte with a message type",
+                Some(b'[') => "'[' but not a JSON envelope `[1,`",
                 _ => "neither a frame length before an envelope nor a non-strict binary envelope",
             };
             Err(TransportError::new(Phase::Detect, TransportErrorKind::Unrecognized(why)).at(0))
@@ -172,6 +184,8 @@ fn min_message_len(protocol: ProtocolKind) -> usize {
         ProtocolKind::Binary => 4 + 4 + 4 + 1,
         ProtocolKind::Compact => 2 + 1 + 1 + 1,
         ProtocolKind::BinaryNonStrict => 4 + 1 + 1 + 4 + 1,
+        // `[1,"",1,0,{}]`
+        ProtocolKind::Json => 13,
     }
 }
 
@@ -262,6 +276,12 @@ fn envelope(protocol: ProtocolKind, bytes: &[u8], room: usize, limits: &Limits) 
             [_] => Verdict::More(2),
             [_, v, ..] => yes_if(*v & 0x1f == 1 && message_type(*v >> 5)),
         },
+        ProtocolKind::Json => match bytes {
+            [] => Verdict::More(1),
+            [b0, ..] if *b0 != b'[' => Verdict::No,
+            [_] => Verdict::More(2),
+            [_, b1, ..] => yes_if(*b1 == b'1'),
+        },
         ProtocolKind::BinaryNonStrict => {
             let Some(len) = bytes.get(..4) else {
                 // A name length is a non-negative i32: its first byte says "no" early.
@@ -274,7 +294,9 @@ fn envelope(protocol: ProtocolKind, bytes: &[u8], room: usize, limits: &Limits) 
             }
             let len = len as usize;
             let name = &bytes[4..bytes.len().min(4 + len)];
-            if !plausible_name(name) {
+            // A name beginning with `[` would make every framed JSON message (printable
+            // throughout) a non-strict message too: method names never do.
+            if !plausible_name(name) || name.first() == Some(&b'[') {
                 return Verdict::No;
             }
             match bytes.get(4 + len) {
@@ -333,6 +355,10 @@ mod tests {
         buf
     }
 
+    fn json() -> Vec<u8> {
+        br#"[1,"testVoid",1,1,{}]"#.to_vec()
+    }
+
     fn framed_bytes(msg: &[u8]) -> Vec<u8> {
         let mut buf = (msg.len() as u32).to_be_bytes().to_vec();
         buf.extend_from_slice(msg);
@@ -356,7 +382,7 @@ mod tests {
     }
 
     #[test]
-    fn detects_all_six_combinations() {
+    fn detects_all_eight_combinations() {
         use ProtocolKind as K;
         use Transport::*;
         let cases = [
@@ -366,6 +392,8 @@ mod tests {
             (framed_bytes(&message::<Binary>()), found(Framed, K::Binary)),
             (framed_bytes(&message::<Compact>()), found(Framed, K::Compact)),
             (framed_bytes(&non_strict()), found(Framed, K::BinaryNonStrict)),
+            (json(), found(Buffered, K::Json)),
+            (framed_bytes(&json()), found(Framed, K::Json)),
         ];
         for (bytes, expected) in cases {
             assert_eq!(detect_growing(&bytes).unwrap(), expected, "{bytes:02x?}");
@@ -425,9 +453,14 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error_not_a_guess() {
-        for bytes in
-            [&b"GET / HTTP/1.1\r\n"[..], &[0x80, 0x02, 0, 1], &[0x82, 0x22], &[0x82, 0xa1], &[0x16, 3, 1, 2, 0]]
-        {
+        for bytes in [
+            &b"GET / HTTP/1.1\r\n"[..],
+            &[0x80, 0x02, 0, 1],
+            &[0x82, 0x22],
+            &[0x82, 0xa1],
+            &[0x16, 3, 1, 2, 0],
+            b"[2,\"a\",1,0,{}]",
+        ] {
             let e = detect(bytes, &limits()).unwrap_err();
             assert!(matches!(e.kind(), TransportErrorKind::Unrecognized(_)), "{bytes:02x?}: {e}");
             assert_eq!(e.phase(), Phase::Detect);

@@ -45,6 +45,10 @@ pub enum ProtocolArg {
     Header,
     /// The header protocol, multiplexed.
     Multih,
+    /// Apache's JSON protocol (`TJSONProtocol`).
+    Json,
+    /// The JSON protocol, multiplexed.
+    Multij,
 }
 
 impl ProtocolArg {
@@ -55,12 +59,13 @@ impl ProtocolArg {
                 ProtocolKind::Binary
             }
             ProtocolArg::Compact | ProtocolArg::Multic => ProtocolKind::Compact,
+            ProtocolArg::Json | ProtocolArg::Multij => ProtocolKind::Json,
         }
     }
 
     /// Whether calls carry a `Service:` prefix.
     pub fn multiplexed(self) -> bool {
-        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic | ProtocolArg::Multih)
+        matches!(self, ProtocolArg::Multi | ProtocolArg::Multic | ProtocolArg::Multih | ProtocolArg::Multij)
     }
 
     /// Whether messages travel in THeader frames.
@@ -77,6 +82,8 @@ impl ProtocolArg {
             ProtocolArg::Multic => "multic",
             ProtocolArg::Header => "header",
             ProtocolArg::Multih => "multih",
+            ProtocolArg::Json => "json",
+            ProtocolArg::Multij => "multij",
         }
     }
 }
@@ -415,8 +422,17 @@ mod tests {
     }
 
     #[test]
+    fn json_and_multij_speak_the_json_protocol() {
+        let args = ServerArgs::try_parse_from(["s", "--protocol", "json"]).unwrap();
+        assert_eq!((args.protocol.kind(), args.protocol.multiplexed()), (ProtocolKind::Json, false));
+        let args = ClientArgs::try_parse_from(["c", "--protocol=multij", "--transport=framed"]).unwrap();
+        assert_eq!((args.protocol.kind(), args.protocol.multiplexed()), (ProtocolKind::Json, true));
+        assert_eq!(args.protocol.name(), "multij");
+    }
+
+    #[test]
     fn unknown_values_are_rejected() {
-        assert!(ServerArgs::try_parse_from(["s", "--protocol", "json"]).is_err());
+        assert!(ServerArgs::try_parse_from(["s", "--protocol", "simplejson"]).is_err());
         assert!(ServerArgs::try_parse_from(["s", "--protocol", "multih"]).is_ok());
         assert!(ServerArgs::try_parse_from(["s", "--transport=zmq"]).is_err());
         assert!(ClientArgs::try_parse_from(["c", "--port", "99999"]).is_err());

@@ -48,7 +48,7 @@ fn no_server_is_a_setup_failure() {
 
 #[test]
 fn bad_flags_are_a_setup_failure() {
-    let out = rust_client().args(["--protocol", "json"]).output().unwrap();
+    let out = rust_client().args(["--protocol", "simplejson"]).output().unwrap();
     assert_eq!(out.status.code(), Some(64), "{}", String::from_utf8_lossy(&out.stderr));
     let out = rust_server().args(["--transport", "zmq"]).output().unwrap();
     assert!(!out.status.success());

@@ -1,8 +1,8 @@
 //! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, the
-//! accelerated `accel`, `accelc`, `multia`, `multiac`, and the header protocol's `header`,
-//! `multih`) × transport (buffered, framed, and HTTP over TCP) × socket (TCP, Unix domain
-//! socket); then Apache's TLS and zlib cells: binary, compact, multi
-//! and multic × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
+//! accelerated `accel`, `accelc`, `multia`, `multiac`, the header protocol's `header`,
+//! `multih`, and the JSON protocol's `json`, `multij`) × transport (buffered, framed, and HTTP over TCP) × socket (TCP, Unix domain
+//! socket); then Apache's TLS and zlib cells: binary, compact, multi,
+//! multic, json and multij × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
 //! `--transport=zlib --zlib` over TCP, a Unix domain socket and TLS. Each with our client
 //! against our server, our client against Apache's Python test server, Apache's Python test
 //! client against our server, and the Python peers against each other. The Python peers are
@@ -27,7 +27,7 @@ use support::{
 
 /// The protocols of the TLS and zlib cells: the four wire protocols (the accelerated names
 /// are the same bytes, and Apache's runner lists them only for Python's own peers).
-const LAYER_PROTOCOLS: [&str; 4] = ["binary", "compact", "multi", "multic"];
+const LAYER_PROTOCOLS: [&str; 6] = ["binary", "compact", "multi", "multic", "json", "multij"];
 /// The transports of the TLS cells (HTTPS is not among them).
 const LAYER_TRANSPORTS: [&str; 2] = ["buffered", "framed"];
 
@@ -54,8 +54,18 @@ impl Cell {
     }
 }
 
-/// Every cell, plain ones first.
+/// Every cell, plain ones first; only those of the protocols in `CROSS_PROTOCOLS`
+/// (comma-separated, e.g. `json,multij`) when it is set, to run part of the matrix.
 fn cells() -> Vec<Cell> {
+    let only = std::env::var("CROSS_PROTOCOLS").ok();
+    let mut cells = all_cells();
+    if let Some(only) = only {
+        cells.retain(|c| only.split(',').any(|p| p.trim() == c.protocol));
+    }
+    cells
+}
+
+fn all_cells() -> Vec<Cell> {
     let mut cells = Vec::new();
     for socket in ["tcp", "unix"] {
         for protocol in PROTOCOLS {

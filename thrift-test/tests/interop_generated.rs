@@ -146,5 +146,34 @@ fn generated_types_read_and_write_what_apaches_python_does() {
     ] {
         t.value_with(case, "SomeUnion", &JSomeUnion(union), decode_json::<JSomeUnion>);
     }
+    json_cases(&mut t, &insanity, &three, &bonks);
     t.finish("generated ThriftTest types against Apache's Python");
+}
+
+/// The same types through Apache's Python `TJSONProtocol`: none holds a double or a
+/// `binary`, where Python's bytes are its own (see `Interop::json_value_with`), so ours must
+/// be Python's byte for byte.
+fn json_cases(t: &mut Interop, insanity: &Insanity, three: &Xtruct3, bonks: &[Bonk]) {
+    let extremes = Xtruct {
+        string_thing: "ünïcødé ✓ \"q\" \\ / \t\n".into(),
+        byte_thing: i8::MIN,
+        i32_thing: i32::MIN,
+        i64_thing: i64::MAX,
+    };
+    t.json_value_with("Xtruct", "Xtruct", &JXtruct(extremes), decode_json::<JXtruct>, true);
+    let nested = Xtruct2 { byte_thing: 1, struct_thing: xtruct("inner", -3), i32_thing: 5 };
+    t.json_value_with("Xtruct2", "Xtruct2", &JXtruct2(nested), decode_json::<JXtruct2>, true);
+    t.json_value_with("Insanity", "Insanity", &JInsanity(insanity.clone()), decode_json::<JInsanity>, true);
+    let empty = Insanity { user_map: BTreeMap::new(), xtructs: vec![] };
+    t.json_value_with("Insanity, empty", "Insanity", &JInsanity(empty), decode_json::<JInsanity>, true);
+    let deep = NestedListsBonk { bonk: vec![vec![bonks.to_vec(), vec![]], vec![]] };
+    t.json_value_with(
+        "NestedListsBonk",
+        "NestedListsBonk",
+        &JNestedListsBonk(deep),
+        decode_json::<JNestedListsBonk>,
+        true,
+    );
+    let union = SomeUnion::XtructThing(three.clone());
+    t.json_value_with("SomeUnion struct", "SomeUnion", &JSomeUnion(union), decode_json::<JSomeUnion>, true);
 }

@@ -126,6 +126,10 @@ fn nested<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Resul
 
 impl<T: ThriftType> ThriftType for Vec<T> {
     const TTYPE: TType = TType::List;
+    #[inline]
+    fn json_shape() -> crate::json::Shape {
+        crate::json::Shape::Elems(T::json_shape)
+    }
 }
 
 impl<T: Encode> Encode for Vec<T> {
@@ -157,6 +161,10 @@ macro_rules! set {
     ($set:ident < T $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<T: ThriftType, $($extra)*> ThriftType for $set<T $(, $s)?> {
             const TTYPE: TType = TType::Set;
+            #[inline]
+            fn json_shape() -> crate::json::Shape {
+                crate::json::Shape::Elems(T::json_shape)
+            }
         }
 
         impl<T: Encode, $($extra)*> Encode for $set<T $(, $s)?> {
@@ -210,6 +218,10 @@ macro_rules! map {
     ($map:ident < K, V $(, $s:ident)? >; [$($extra:tt)*]) => {
         impl<K: ThriftType, V: ThriftType, $($extra)*> ThriftType for $map<K, V $(, $s)?> {
             const TTYPE: TType = TType::Map;
+            #[inline]
+            fn json_shape() -> crate::json::Shape {
+                crate::json::Shape::Map(K::json_shape, V::json_shape)
+            }
         }
 
         impl<K: Encode, V: Encode, $($extra)*> Encode for $map<K, V $(, $s)?> {

@@ -16,6 +16,10 @@ macro_rules! forward {
     ($($ptr:ty),+) => {$(
         impl<T: ThriftType + ?Sized> ThriftType for $ptr {
             const TTYPE: TType = T::TTYPE;
+            #[inline]
+            fn json_shape() -> crate::json::Shape {
+                T::json_shape()
+            }
         }
 
         impl<T: Encode + ?Sized> Encode for $ptr {

@@ -32,6 +32,10 @@ decode_via!(&'de [u8] => Box<[u8]>, Arc<[u8]>, Rc<[u8]>);
 
 impl<T: ThriftType> ThriftType for VecDeque<T> {
     const TTYPE: TType = TType::List;
+    #[inline]
+    fn json_shape() -> crate::json::Shape {
+        crate::json::Shape::Elems(T::json_shape)
+    }
 }
 
 impl<T: Encode> Encode for VecDeque<T> {

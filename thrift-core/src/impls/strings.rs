@@ -22,6 +22,10 @@ macro_rules! encode_as_bytes {
     (|$v:ident| $bytes:expr, $($ty:ty),+) => {$(
         impl ThriftType for $ty {
             const TTYPE: TType = TType::String;
+            #[inline]
+            fn json_shape() -> crate::json::Shape {
+                <$ty as JsonBytes>::SHAPE
+            }
         }
 
         impl Encode for $ty {
@@ -41,6 +45,22 @@ macro_rules! encode_as_bytes {
 
 encode_as_bytes!(|s| s.as_bytes(), str, String, Cow<'_, str>);
 encode_as_bytes!(|b| AsRef::<[u8]>::as_ref(b), [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
+
+/// Whether a type of the wire type `string` is text or `binary` (base64 in JSON).
+trait JsonBytes {
+    const SHAPE: crate::json::Shape;
+}
+
+macro_rules! json_bytes {
+    ($shape:ident: $($ty:ty),+) => {$(
+        impl JsonBytes for $ty {
+            const SHAPE: crate::json::Shape = crate::json::Shape::$shape;
+        }
+    )+};
+}
+
+json_bytes!(Plain: str, String, Cow<'_, str>);
+json_bytes!(Binary: [u8], Vec<u8>, Cow<'_, [u8]>, Bytes);
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]

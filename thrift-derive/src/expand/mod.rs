@@ -222,6 +222,33 @@ pub fn fallback(container: &Container<'_>) -> TokenStream {
     })
 }
 
+/// `ty`'s JSON shape, `Plain` when it is no Thrift type (that is reported by `Encode` alone).
+fn shape_of(krate: &syn::Path, ty: &impl quote::ToTokens) -> TokenStream {
+    quote!((&#krate::__private::ShapeOf::<#ty>(::core::marker::PhantomData)).json_shape())
+}
+
+/// The hidden `ThriftType::json_shape` of a struct, union or exception: each field's shape by
+/// id, from its type's. Read only by the JSON transcoder.
+pub fn json_shape_fn(krate: &syn::Path, fields: &[(i16, TokenStream)]) -> TokenStream {
+    let arms = fields.iter().map(|(id, ty)| {
+        let shape = shape_of(krate, ty);
+        quote!(#id => #shape,)
+    });
+    quote! {
+        #[inline]
+        fn json_shape() -> #krate::json::Shape {
+            #krate::json::Shape::Fields(|id| {
+                #[allow(unused_imports)]
+                use #krate::__private::{ShapeOfOther as _, ShapeOfThrift as _};
+                match id {
+                    #(#arms)*
+                    _ => #krate::json::Shape::Plain,
+                }
+            })
+        }
+    }
+}
+
 /// One `IdlField` of a definition, its type spelled by `IdlType`.
 pub fn idl_field(
     krate: &impl quote::ToTokens,
@@ -365,6 +392,10 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
         }
     });
     let idl = fields.iter().map(|ThrownField { id, name, ty, .. }| idl_field(krate, *id, "", ty, name, None, ""));
+    let shapes = fields.iter().map(|ThrownField { id, ty, .. }| {
+        let shape = shape_of(krate, ty);
+        quote!(#id => #shape,)
+    });
     quote! {
         impl #krate::__private::Exceptions for #ident {
             fn write_fields<__P: #krate::Protocol, __B: #krate::bytes::BufMut + ?::core::marker::Sized>(
@@ -386,6 +417,14 @@ pub fn exceptions_impl(impls: &Impls<'_>, fields: &[ThrownField]) -> TokenStream
                 match field.id {
                     #(#read)*
                     _ => ::core::result::Result::Ok(::core::option::Option::None),
+                }
+            }
+            fn json_field_shape(id: i16) -> #krate::json::Shape {
+                #[allow(unused_imports)]
+                use #krate::__private::{ShapeOfOther as _, ShapeOfThrift as _};
+                match id {
+                    #(#shapes)*
+                    _ => #krate::json::Shape::Plain,
                 }
             }
         }

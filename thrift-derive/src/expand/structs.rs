@@ -4,7 +4,10 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
-use super::{default_value, exceptions_impl, idl_field_of, idl_literal, literal_of, span_at, wrap, Impls, ThrownField};
+use super::{
+    default_value, exceptions_impl, idl_field_of, idl_literal, json_shape_fn, literal_of, span_at, wrap, Impls,
+    ThrownField,
+};
 use crate::ast::{Container, Field, Requiredness, WithFns};
 
 pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream {
@@ -148,9 +151,21 @@ pub fn expand_struct(container: &Container<'_>, fields: &[Field]) -> TokenStream
         exceptions_impl(&impls, &[field])
     });
 
+    // `with` fields' wire types are their functions' business: their strings are text.
+    let shape_fields: Vec<_> = fields
+        .iter()
+        .filter(|f| f.with.is_none())
+        .map(|f| {
+            let ty = &f.value_ty;
+            (f.id, quote!(#ty))
+        })
+        .collect();
+    let json_shape = json_shape_fn(krate, &shape_fields);
+
     wrap(quote! {
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::Struct;
+            #json_shape
         }
 
 

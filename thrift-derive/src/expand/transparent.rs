@@ -30,6 +30,10 @@ pub fn expand_transparent(container: &Container<'_>, field: &Transparent) -> Tok
     wrap(quote_spanned! {span=>
         #thrift_type {
             const TTYPE: #krate::TType = <#ty as #krate::ThriftType>::TTYPE;
+            #[inline]
+            fn json_shape() -> #krate::json::Shape {
+                <#ty as #krate::ThriftType>::json_shape()
+            }
         }
 
         #encode {

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{exceptions_impl, idl_field, literal_of, span_at, wrap, Impls, ThrownField};
+use super::{exceptions_impl, idl_field, json_shape_fn, literal_of, span_at, wrap, Impls, ThrownField};
 use crate::ast::{Container, UnionVariant};
 
 pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknown: Option<&syn::Ident>) -> TokenStream {
@@ -101,9 +101,18 @@ pub fn expand_union(container: &Container<'_>, variants: &[UnionVariant], unknow
         .collect();
     let thrown = exceptions_impl(&impls, &thrown);
 
+    let shape_fields: Vec<_> = variants
+        .iter()
+        .map(|v| {
+            let ty = &v.ty;
+            (v.id, quote!(#ty))
+        })
+        .collect();
+    let json_shape = json_shape_fn(krate, &shape_fields);
     wrap(quote! {
         #thrift_type {
             const TTYPE: #krate::TType = #krate::TType::Struct;
+            #json_shape
         }
 
 

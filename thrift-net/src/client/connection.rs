@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Protocol, Reader};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Reader};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Decoder;
@@ -387,6 +387,9 @@ where
     let limits = shared.config.limits;
     match (shared.config.transport, shared.config.protocol) {
         (Transport::Framed, _) => tokio::spawn(read_replies(rd, FramedCodec::<Binary>::with_limits(&limits), shared)),
+        (Transport::Buffered, ProtocolKind::Json) => {
+            tokio::spawn(read_replies(rd, crate::buffered::JsonCodec::with_limits(limits), shared))
+        }
         (Transport::Buffered, ProtocolKind::Compact) => {
             tokio::spawn(read_replies(rd, BufferedCodec::<Compact>::with_limits(limits), shared))
         }

@@ -89,6 +89,8 @@ fn protocol_id(protocol: ProtocolKind) -> u32 {
     match protocol {
         ProtocolKind::Compact => 2,
         ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => 0,
+        // THeader's `T_JSON_PROTOCOL`; frames naming it are not read (`protocol_of`).
+        ProtocolKind::Json => 1,
     }
 }
 

@@ -1,5 +1,5 @@
 //! Thrift over HTTP, as Apache's `THttpServer` and `THttpClient` speak it: each call is a
-//! `POST` whose body is one bare message (binary or compact, no frame), answered `200 OK`
+//! `POST` whose body is one bare message (binary, compact or JSON, no frame), answered `200 OK`
 //! with the reply as the body (`application/x-thrift`); a oneway call is answered with an
 //! empty body.
 //!

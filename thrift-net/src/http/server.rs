@@ -29,7 +29,7 @@ use crate::server::{ready_call, Peer, Request, ThriftService};
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A Thrift [`ThriftService`] as a `tower::Service` of HTTP requests: `POST` bodies are calls in the
-/// binary or compact protocol (told from their first bytes), answered in kind. A oneway call
+/// binary, compact or JSON protocol (told from their first bytes), answered in kind. A oneway call
 /// is answered (`200`, empty) as soon as it is read, and run after.
 ///
 /// Anything else is answered with a status and a line of text: `405` for another method,

@@ -26,8 +26,8 @@ use super::{open, reject};
 /// (wrapped in tower layers or not, see [`ServerBuilder::layer`]), a `tower::service_fn`, or
 /// a [`Multiplexed`](crate::Multiplexed) router of several.
 ///
-/// Each connection speaks whatever it opens with: framed or buffered, binary or compact,
-/// told from its first bytes by [`detect`](crate::codec::detect); replies go back in kind. Binary
+/// Each connection speaks whatever it opens with: framed or buffered, binary, compact or JSON,
+/// told from its first bytes by [`detect`](crate::codec::detect()); replies go back in kind. Binary
 /// calls must use the strict envelope (the `0x8001` version word, which Apache's clients
 /// write by default): the server's default [`Limits`](thrift_core::Limits) have
 /// [`strict_binary_envelope`](thrift_core::Limits::strict_binary_envelope) on, so an old-style

@@ -7,7 +7,7 @@ use bytes::{Bytes, BytesMut};
 use thrift_core::{Binary, Compact, Limits};
 use tokio_util::codec::Decoder;
 
-use crate::buffered::BufferedCodec;
+use crate::buffered::{BufferedCodec, JsonCodec};
 use crate::detect::{ProtocolKind, Transport, Wire};
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
@@ -20,6 +20,7 @@ pub(crate) enum WireCodec {
     BufferedCompact(BufferedCodec<Compact>),
     /// Strict and non-strict envelopes alike (the limits say which are taken).
     BufferedBinary(BufferedCodec<Binary>),
+    BufferedJson(JsonCodec),
     /// THeader or TTHeader: each frame says which, and its protocol.
     Header(HeaderCodec),
 }
@@ -31,6 +32,7 @@ impl WireCodec {
             Wire { transport: Transport::Header | Transport::TTHeader | Transport::FramedHeader, .. } => {
                 WireCodec::Header(HeaderCodec::with_limits(limits))
             }
+            Wire { protocol: ProtocolKind::Json, .. } => WireCodec::BufferedJson(JsonCodec::with_limits(*limits)),
             Wire { protocol: ProtocolKind::Compact, .. } => {
                 WireCodec::BufferedCompact(BufferedCodec::with_limits(*limits))
             }
@@ -49,6 +51,7 @@ impl Decoder for WireCodec {
             WireCodec::Framed(c) => c.decode(src)?.map(|m| (m, Framing::Framed)),
             WireCodec::BufferedCompact(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedBinary(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::BufferedJson(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::Header(c) => c.decode(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info)))),
         })
     }
@@ -58,6 +61,7 @@ impl Decoder for WireCodec {
             WireCodec::Framed(c) => c.decode_eof(src)?.map(|m| (m, Framing::Framed)),
             WireCodec::BufferedCompact(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedBinary(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
+            WireCodec::BufferedJson(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::Header(c) => {
                 c.decode_eof(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info))))
             }

@@ -180,6 +180,10 @@ pub(crate) fn is_exception(reply: &[u8], protocol: ProtocolKind, framing: &Frami
     match protocol {
         ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => reply.get(at + 3) == Some(&exception),
         ProtocolKind::Compact => reply.get(at + 1).is_some_and(|b| b >> 5 == exception),
+        ProtocolKind::Json => reply.get(at..).is_some_and(|m| {
+            let mut r = thrift_core::Reader::new(m);
+            thrift_core::json::read_message_begin(&mut r).is_ok_and(|h| h.kind == MessageType::Exception)
+        }),
     }
 }
 

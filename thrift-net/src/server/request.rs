@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use thrift_core::{DecodeOwned, Limits, MessageType, Protocol, Reader};
+use thrift_core::{DecodeOwned, Limits, MessageType, Reader};
 
 use super::peer::Peer;
 use crate::detect::{ProtocolKind, Transport};
@@ -203,6 +203,6 @@ impl Request {
     /// fields share the message's buffer.
     pub fn decode_args<T: DecodeOwned>(&self) -> thrift_core::Result<T> {
         let body = self.message.slice(self.body_start..);
-        with_protocol!(self.protocol, P => thrift_core::from_bytes_with_limits::<P, T>(&body, &self.limits))
+        with_protocol!(self.protocol, P => P::from_bytes_with_limits::<T>(&body, &self.limits))
     }
 }

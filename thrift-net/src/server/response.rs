@@ -6,7 +6,6 @@ use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, MessageHeader, MessageType};
 
 use super::request::Request;
-use crate::framing::encode_message;
 use crate::header::Headers;
 use crate::message::Message;
 use crate::protocol::with_protocol;
@@ -73,7 +72,7 @@ impl Request {
         let message = Message::new(header, body);
         // Framed as the request was: a header frame echoes the request's flags, sequence id,
         // protocol and compression, without its headers.
-        match with_protocol!(self.protocol, P => encode_message::<P, T>(&message, &self.framing, Headers::none())) {
+        match with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, Headers::none())) {
             Ok(bytes) => Response(Some(bytes)),
             // A reply frame carries no headers, and compresses only when the request was
             // compressed and so could be read: nothing is left to fail.

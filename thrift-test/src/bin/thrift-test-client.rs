@@ -1,5 +1,5 @@
 //! Apache Thrift's ThriftTest client with the cross test's command line: `--host`,
-//! `--port N`, `--protocol binary|compact|multi|multic`, `--transport buffered|framed`.
+//! `--port N`, `--protocol binary|compact|multi|multic|json|multij` (and the others `--help` lists), `--transport buffered|framed`.
 //! Calls every method, checks each result, and exits with Apache's bitmask: 0 when every
 //! check passed, else 1 base types, 2 structs, 4 containers, 8 exceptions, 64 setup or
 //! broken connection, 128 timeout.

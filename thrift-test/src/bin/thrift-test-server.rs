@@ -1,5 +1,5 @@
 //! Apache Thrift's ThriftTest server with the cross test's command line:
-//! `--port N` (default 9090), `--protocol binary|compact|multi|multic`,
+//! `--port N` (default 9090), `--protocol binary|compact|multi|multic|json|multij` (and the others `--help` lists),
 //! `--transport buffered|framed`. Listens on 127.0.0.1 and prints
 //! `listening on 127.0.0.1:PORT` once it accepts connections (port 0 picks a free one);
 //! SIGINT, SIGTERM or SIGHUP stop it.

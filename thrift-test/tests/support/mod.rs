@@ -26,8 +26,10 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 /// The protocols of the cross test: binary and compact, plain and multiplexed, each also
 /// under the names Apache uses for its Python library's C-accelerated versions (which our
 /// binaries take as the same wire protocol).
-pub const PROTOCOLS: [&str; 10] =
-    ["binary", "compact", "multi", "multic", "accel", "accelc", "multia", "multiac", "header", "multih"];
+pub const PROTOCOLS: [&str; 12] = [
+    "binary", "compact", "multi", "multic", "accel", "accelc", "multia", "multiac", "header", "multih", "json",
+    "multij",
+];
 /// The transports of the cross test.
 pub const TRANSPORTS: [&str; 3] = ["buffered", "framed", "http"];
 
