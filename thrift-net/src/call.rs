@@ -8,12 +8,12 @@ use bytes::{BufMut, Bytes};
 use thrift_core::{Encode, MessageHeader, Protocol, TType, ThriftType};
 
 use crate::call_error::CallSite;
-use crate::detect::ProtocolKind;
 use crate::error::TransportError;
 use crate::framing::Framing;
 use crate::header::Headers;
 use crate::message::Message;
 use crate::protocol::with_protocol;
+use crate::wire::ProtocolKind;
 
 /// One call of a method: the service and method names, whether a reply is awaited, whether
 /// the method is idempotent, and its arguments.

@@ -9,9 +9,9 @@ use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, Messag
 
 pub use crate::call::Call;
 pub use crate::call_error::{CallError, CallSite, EndpointDown, Unavailable};
-use crate::detect::ProtocolKind;
 use crate::protocol::with_protocol;
 use crate::server::{BoxError, Peer};
+use crate::wire::ProtocolKind;
 
 /// Something calls go over: a [`tower::Service`](tower_service::Service) of [`Call`]s that
 /// answers each with its [`Reply`] (`None` for a oneway message, once written).

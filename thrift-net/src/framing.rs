@@ -6,10 +6,10 @@ use std::sync::Arc;
 use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::{Encode, Protocol};
 
-use crate::detect::{ProtocolKind, Transport};
 use crate::error::TransportError;
 use crate::header::{self, FrameInfo, Headers};
 use crate::message::Message;
+use crate::wire::{ProtocolKind, Transport};
 
 /// How a message is delimited, with what a header frame says.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -246,6 +246,8 @@ mod header;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(any(feature = "server", feature = "client"))]
+mod json_codec;
+#[cfg(any(feature = "server", feature = "client"))]
 mod keepalive;
 mod local;
 mod message;
@@ -261,13 +263,13 @@ pub mod server;
 mod setters;
 #[cfg(feature = "tls")]
 pub mod tls;
+mod wire;
 #[cfg(feature = "zlib")]
 mod zlib;
 
 pub use channel::{Call, CallError, CallSite, Channel, EndpointDown, Reply, ReplyFuture, Unavailable};
 #[cfg(feature = "client")]
 pub use client::{Client, ClientConfig};
-pub use detect::{ProtocolKind, Transport};
 pub use error::{Phase, TransportError, TransportErrorKind};
 pub use header::Headers;
 pub use local::LocalChannel;
@@ -276,6 +278,7 @@ pub use pool::{Pool, PoolConfig};
 #[cfg(feature = "server")]
 pub use server::{Multiplexed, Server, ServerBuilder, ServerHandle};
 pub use server::{NamedService, Request, Response, ThriftService};
+pub use wire::{ProtocolKind, Transport};
 
 /// The wire format this crate carries; generated service code refers to it through here.
 pub use thrift_core;
@@ -398,10 +401,11 @@ pub use thrift_derive::service;
 /// The codecs and wire formats, by what they are: transports, protocols, detection, frames.
 pub mod codec {
     pub use crate::buffered::BufferedCodec;
-    pub use crate::detect::{detect, Detection, ProtocolKind, Transport, Wire, DETECT_MAX_NAME_LEN};
+    pub use crate::detect::{detect, Detection, DETECT_MAX_NAME_LEN};
     pub use crate::framed::FramedCodec;
     pub use crate::header::{ttheader_keys, Headers};
     pub use crate::message::{decode_message, Message};
+    pub use crate::wire::{ProtocolKind, Transport, Wire};
     #[cfg(feature = "zlib")]
     pub use crate::zlib::ZlibStream;
     pub use thrift_core::{Scan, Scanner};

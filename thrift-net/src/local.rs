@@ -8,10 +8,10 @@ use std::task::{Context, Poll};
 use thrift_core::{Limits, MessageHeader, MessageType};
 
 use crate::channel::{Call, CallError, CallSite, Reply, ReplyFuture, Unavailable};
-use crate::detect::ProtocolKind;
 use crate::framing::Framing;
 use crate::header::Headers;
 use crate::server::{respond, Peer, Request, ThriftService};
+use crate::wire::ProtocolKind;
 
 /// A [`Channel`](crate::Channel) that hands each call to a [`ThriftService`] in the same
 /// process: the call is encoded, parsed as a server would receive it, dispatched, and its

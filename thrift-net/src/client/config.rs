@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use thrift_core::Limits;
 
-use crate::detect::{ProtocolKind, Transport};
 use crate::setters::setters;
+use crate::wire::{ProtocolKind, Transport};
 
 /// A client connection's settings: start from [`ClientConfig::default`] or
 /// [`ClientConfig::new`] and chain the `with_` setters (the struct is `non_exhaustive`, so

@@ -19,12 +19,12 @@ use super::ClientConfig;
 use crate::buffered::BufferedCodec;
 use crate::call_error::{is_at_capacity, is_shutting_down, CallSite};
 use crate::channel::{CallError, Reply};
-use crate::detect::{ProtocolKind, Transport};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::header::ReplyCodec;
 use crate::protocol::with_protocol;
 use crate::server::Peer;
+use crate::wire::{ProtocolKind, Transport};
 
 /// Calls waiting in the writer's queue before callers wait for room.
 const QUEUE: usize = 1024;
@@ -388,7 +388,7 @@ where
     match (shared.config.transport, shared.config.protocol) {
         (Transport::Framed, _) => tokio::spawn(read_replies(rd, FramedCodec::<Binary>::with_limits(&limits), shared)),
         (Transport::Buffered, ProtocolKind::Json) => {
-            tokio::spawn(read_replies(rd, crate::buffered::JsonCodec::with_limits(limits), shared))
+            tokio::spawn(read_replies(rd, crate::json_codec::JsonCodec::with_limits(limits), shared))
         }
         (Transport::Buffered, ProtocolKind::Compact) => {
             tokio::spawn(read_replies(rd, BufferedCodec::<Compact>::with_limits(limits), shared))

@@ -20,12 +20,12 @@ use tracing::Instrument;
 pub use config::ClientConfig;
 
 use crate::channel::{Call, CallError, CallSite, Reply};
-use crate::detect::Transport;
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::Framing;
 use crate::header::{FrameInfo, Headers};
 use crate::message::call_name;
 use crate::server::Peer;
+use crate::wire::Transport;
 use connection::{Outbound, Shared};
 
 /// A client connection that carries many calls at once.

@@ -5,12 +5,12 @@ use thrift_core::Limits;
 use tokio_util::codec::Decoder;
 
 use super::frame::{self, FrameInfo};
-#[cfg(feature = "client")]
-use crate::detect::ProtocolKind;
 use crate::error::TransportError;
 #[cfg(feature = "client")]
 use crate::error::{Phase, TransportErrorKind};
 use crate::framed::FramedCodec;
+#[cfg(feature = "client")]
+use crate::wire::ProtocolKind;
 
 /// Reads THeader and TTHeader frames: the length prefix as the framed transport reads it
 /// (checked against the frame limit before anything more is buffered), then the header.

@@ -23,8 +23,8 @@ use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::Limits;
 
 use super::headers::Headers;
-use crate::detect::ProtocolKind;
 use crate::error::{Phase, TransportError, TransportErrorKind};
+use crate::wire::ProtocolKind;
 
 /// The magic of Apache's THeader.
 pub(crate) const THEADER_MAGIC: u16 = 0x0FFF;

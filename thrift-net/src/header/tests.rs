@@ -4,8 +4,8 @@ use thrift_core::Limits;
 
 use super::frame::{read, write, Format, FrameInfo, MAX_HEADERS};
 use super::headers::Headers;
-use crate::detect::ProtocolKind;
 use crate::error::{Phase, TransportError};
+use crate::wire::ProtocolKind;
 
 fn info(format: Format, protocol: ProtocolKind, headers: Headers) -> FrameInfo {
     FrameInfo { format, flags: 0x0001, seqid: 7, protocol, zlib: false, nested: false, framed_payload: false, headers }

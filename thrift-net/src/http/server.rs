@@ -19,10 +19,11 @@ use tokio::net::TcpListener;
 use tracing::{debug, error, warn};
 
 use super::CONTENT_TYPE;
-use crate::detect::{detect, Detection, Transport, Wire};
+use crate::detect::{detect, Detection};
 use crate::framing::Framing;
 use crate::panics::{panic_message, CatchUnwind};
 use crate::server::{ready_call, Peer, Request, ThriftService};
+use crate::wire::{Transport, Wire};
 
 /// How long [`serve_http`] waits for a request's headers (on a new connection, and between
 /// requests of a kept-alive one) before closing the connection.

@@ -7,12 +7,13 @@ use bytes::{Bytes, BytesMut};
 use thrift_core::{Binary, Compact, Limits};
 use tokio_util::codec::Decoder;
 
-use crate::buffered::{BufferedCodec, JsonCodec};
-use crate::detect::{ProtocolKind, Transport, Wire};
+use crate::buffered::BufferedCodec;
 use crate::error::TransportError;
 use crate::framed::FramedCodec;
 use crate::framing::Framing;
 use crate::header::HeaderCodec;
+use crate::json_codec::JsonCodec;
+use crate::wire::{ProtocolKind, Transport, Wire};
 
 /// Whole requests out of the bytes of one connection, as its first bytes said to read them.
 pub(crate) enum WireCodec {

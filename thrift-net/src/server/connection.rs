@@ -23,10 +23,11 @@ use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
-use crate::detect::{detect, Detection, Wire};
+use crate::detect::{detect, Detection};
 use crate::error::TransportError;
 use crate::framing::Framing;
 use crate::panics::{panic_message, CatchUnwind};
+use crate::wire::Wire;
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
 const READ_CHUNK: usize = 8 * 1024;

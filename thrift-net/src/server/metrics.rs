@@ -4,8 +4,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use thrift_core::MessageType;
 
-use crate::detect::ProtocolKind;
 use crate::framing::Framing;
+use crate::wire::ProtocolKind;
 
 /// A snapshot of a server's counters, from [`ServerHandle::metrics`](super::ServerHandle::metrics).
 ///

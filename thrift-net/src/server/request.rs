@@ -7,10 +7,10 @@ use bytes::Bytes;
 use thrift_core::{DecodeOwned, Limits, MessageType, Reader};
 
 use super::peer::Peer;
-use crate::detect::{ProtocolKind, Transport};
 use crate::framing::Framing;
 use crate::header::{ttheader_keys, Headers};
 use crate::protocol::with_protocol;
+use crate::wire::{ProtocolKind, Transport};
 
 /// One request as a service receives it: the whole message, its envelope read, and its
 /// context: where it came from ([`Request::peer`]), on what ([`Request::transport`],
