@@ -71,7 +71,7 @@ impl Suite {
     fn failed_call<E: Debug>(&mut self, bit: u8, what: &str, error: CallError<E>) {
         let extra = match error {
             CallError::Timeout(..) => TIMEOUT,
-            CallError::Transport(..) | CallError::Unavailable(..) => UNKNOWN,
+            CallError::Transport(..) | CallError::NotSent(..) | CallError::Unavailable(..) => UNKNOWN,
             _ => 0,
         };
         self.fail(bit | extra, what, format!("call failed: {error}"));
