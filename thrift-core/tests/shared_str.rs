@@ -1,7 +1,8 @@
 //! `SharedStr` and `Bytes` fields, owned and `'static`, decoded from a `Bytes` input: the
-//! strings and binaries are slices of the input, so a struct of them allocates only for
-//! its containers (counted by a per-thread counting allocator); from a `&[u8]` each one is
-//! copied once. Also: generated structs of them roundtrip in both protocols.
+//! binaries and long strings are slices of the input and short strings are held inline, so
+//! a struct of them allocates only for its containers (counted by a per-thread counting
+//! allocator); from a `&[u8]` each binary and long string is copied once. Also: generated
+//! structs of them roundtrip in both protocols.
 
 use bytes::{Bytes, BytesMut};
 use thrift_alloc_counter::{measure, Counting};
@@ -54,12 +55,13 @@ fn decodes_from_bytes_allocating_only_the_list<P: Protocol>() {
     let input = frame::<P>(&value);
     let (decoded, allocated) = measure(|| thrift_core::from_bytes::<P, Profile>(&input).unwrap());
     assert_eq!(decoded, value);
-    // The `Vec` of tags, nothing else: every string and the binary points into the input.
+    // The `Vec` of tags, nothing else: the binary and the long strings point into the input,
+    // the short strings are inline.
     assert_eq!(allocated.count, 1, "{}: {allocated:?}", P::NAME);
     assert_eq!(allocated.bytes, 3 * std::mem::size_of::<SharedStr>(), "{}", P::NAME);
     let within = |p: *const u8| input.as_ptr_range().contains(&p);
-    assert!(within(decoded.name.as_ptr()) && within(decoded.bio.as_ptr()) && within(decoded.avatar.as_ptr()));
-    assert!(decoded.tags.iter().all(|t| within(t.as_ptr())));
+    assert!(within(decoded.email.as_ptr()) && within(decoded.bio.as_ptr()) && within(decoded.avatar.as_ptr()));
+    assert!(!within(decoded.name.as_ptr()) && decoded.tags.iter().all(|t| !within(t.as_ptr())));
     // They are `'static` and outlive the handle they were decoded from.
     drop(input);
     assert_eq!(decoded.tags[2], "poetry");
@@ -80,13 +82,16 @@ fn decode_from_slice_copies_each_once<P: Protocol>() {
     let input = thrift_core::to_vec::<P, _>(&value);
     let (decoded, allocated) = measure(|| thrift_core::from_slice::<P, Profile>(&input).unwrap());
     assert_eq!(decoded, value);
-    // The list, then one copy for each of the five strings, the binary and the three tags.
-    assert_eq!(allocated.count, 1 + 5 + 1 + 3, "{}: {allocated:?}", P::NAME);
-    assert!(!input.as_ptr_range().contains(&decoded.name.as_ptr()));
+    // The list, then one copy for each string longer than the inline capacity (the email
+    // and the bio) and for the binary.
+    assert!(decoded.email.len() > SharedStr::INLINE_CAPACITY && decoded.city.len() <= SharedStr::INLINE_CAPACITY);
+    assert_eq!(allocated.count, 1 + 2 + 1, "{}: {allocated:?}", P::NAME);
+    let within = |p: *const u8| input.as_ptr_range().contains(&p);
+    assert!(!within(decoded.email.as_ptr()) && !within(decoded.bio.as_ptr()));
 }
 
 #[test]
-fn decode_from_a_slice_copies_each_string_once() {
+fn decode_from_a_slice_copies_each_long_string_once() {
     decode_from_slice_copies_each_once::<Binary>();
     decode_from_slice_copies_each_once::<Compact>();
 }

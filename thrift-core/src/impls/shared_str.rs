@@ -1,32 +1,44 @@
-//! [`SharedStr`]: an owned, `'static` `string` that decodes from a `Bytes` without copying.
+//! [`SharedStr`]: an owned, `'static` `string` that decodes from a `Bytes` without
+//! allocating.
 //!
-//! # Why this type, and why on `bytestring`
+//! # Why this type, and what it is built on
 //!
 //! `String` costs one allocation and one copy per decoded string; `&str` costs nothing but
-//! ties the value to the input's lifetime. A `SharedStr` is a refcounted slice of the input
-//! `Bytes` (decoded with [`from_bytes`](crate::from_bytes) or a [`Reader::from_bytes`]):
-//! owned, `'static`, `Send + Sync`, cloned by a refcount increment, and copied once when
-//! decoded from a plain `&[u8]`. Binaries already have such a type: `bytes::Bytes`.
+//! ties the value to the input's lifetime. A `SharedStr` decoded from a `Bytes` input (with
+//! [`from_bytes`](crate::from_bytes) or a [`Reader::from_bytes`]) never allocates: a string
+//! of more than [`SharedStr::INLINE_CAPACITY`] bytes is a refcounted slice of the input, a
+//! shorter one is copied into the value itself (cheaper than a refcount increment and
+//! decrement, which cost two atomic operations per string). It is owned, `'static`,
+//! `Send + Sync`, 32 bytes on 64-bit targets, and cloned without allocating. Decoded from a
+//! plain `&[u8]`, a long string is copied once. Binaries already have such a type:
+//! `bytes::Bytes`.
 //!
-//! It is a newtype over actix's [`bytestring::ByteString`] (a UTF-8-checked `Bytes`), whose
-//! only dependency is `bytes`, which this crate already has. Not built on our own `Bytes`
-//! wrapper because `str` from bytes without re-checking takes `unsafe`, which this crate
-//! forbids; `ByteString` keeps that one audited line. Considered and not taken:
-//! - `faststr` (pilota's `FastStr`): inlines strings up to 30 bytes, but wraps every longer
-//!   `Bytes` in a fresh `Arc` (one allocation per long string, even from a shared input),
-//!   and adds `simdutf8` to the build.
+//! Both representations come from small crates, so that this crate keeps `forbid(unsafe_code)`
+//! (a `str` over bytes without re-checking them takes `unsafe`):
+//! - actix's [`bytestring::ByteString`], a UTF-8-checked `Bytes`; its only dependency is
+//!   `bytes`, which this crate already has;
+//! - [`arrayvec::ArrayString`], a fixed-capacity inline string, without dependencies.
+//!
+//! Considered and not taken:
+//! - `faststr` (pilota's `FastStr`): inlines up to 30 bytes, but wraps every longer `Bytes`
+//!   in a fresh `Arc` (one allocation per long string, even from a shared input), and adds
+//!   `simdutf8` to the build.
 //! - `arcstr`: an `Arc<str>` of its own, which cannot share the input buffer at all.
+//! - `ByteString` alone: every string pays the two atomics, which made owned decode of the
+//!   benchmark's medium message half as fast as borrowed decode; and its `From<&str>`
+//!   copies, where a `SharedStr` from a `&'static str` points at it (no allocation).
 //!
-//! A newtype rather than `ByteString` itself: `ByteString`'s `From<&str>` copies, where a
-//! `SharedStr` from a `&'static str` points at it (no allocation); and the crate's optional
-//! traits (serde, proptest) are implemented here, on a type of ours, whatever features
-//! `bytestring` was built with.
+//! It is a type of ours, so the crate's optional traits (serde, proptest) are implemented
+//! here whatever features the two crates were built with.
 
 use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::str::Utf8Error;
 
+use arrayvec::ArrayString;
 use bytes::{BufMut, Bytes};
 use bytestring::ByteString;
 
@@ -36,25 +48,43 @@ use crate::protocol::Protocol;
 use crate::reader::Reader;
 use crate::wire::TType;
 
-/// An immutable, owned UTF-8 string stored in [`Bytes`]: decoded from a `Bytes` input it is
-/// a refcounted slice of it (no allocation, no copy), and cloning it is a refcount increment.
+/// The longest string kept inline: the most an `ArrayString` (a `u32` length and the bytes)
+/// holds beside `Bytes`' non-null vtable pointer while the whole stays 32 bytes.
+const INLINE: usize = 20;
+
+#[derive(Clone)]
+enum Repr {
+    /// A slice of a `Bytes` (the input's, a `String`'s buffer, or a `&'static str`).
+    Shared(ByteString),
+    /// A short string, copied.
+    Inline(ArrayString<INLINE>),
+}
+
+/// An immutable, owned UTF-8 string: decoded from a `Bytes` input it is a refcounted slice
+/// of it, or (up to [`INLINE_CAPACITY`](SharedStr::INLINE_CAPACITY) bytes) held inline;
+/// either way decoding allocates nothing, and neither does cloning.
 ///
 /// ```
 /// use thrift_core::{Binary, SharedStr};
 /// use thrift_core::bytes::Bytes;
 ///
-/// let input = Bytes::from(thrift_core::to_vec::<Binary, _>("hello"));
+/// let long = "a string longer than the inline capacity";
+/// let input = Bytes::from(thrift_core::to_vec::<Binary, _>(long));
 /// let s: SharedStr = thrift_core::from_bytes::<Binary, _>(&input).unwrap();
-/// assert_eq!(s, "hello");
+/// assert_eq!(s, long);
 /// assert_eq!(s.as_ptr(), input[4..].as_ptr()); // shares the input: no copy
 ///
 /// let fixed = SharedStr::from("static"); // points at the literal: no allocation
 /// assert_eq!(fixed.len(), 6);
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SharedStr(ByteString);
+#[derive(Clone)]
+pub struct SharedStr(Repr);
 
 impl SharedStr {
+    /// Strings of at most this many bytes are held inline, not shared, when decoded or made
+    /// from a `String` or `Bytes`.
+    pub const INLINE_CAPACITY: usize = INLINE;
+
     /// The empty string (no allocation).
     ///
     /// ```
@@ -62,7 +92,7 @@ impl SharedStr {
     /// ```
     #[inline]
     pub const fn new() -> SharedStr {
-        SharedStr(ByteString::new())
+        SharedStr(Repr::Shared(ByteString::new()))
     }
 
     /// A string pointing at `s` (no allocation), usable in a `const`.
@@ -74,10 +104,11 @@ impl SharedStr {
     /// ```
     #[inline]
     pub const fn from_static(s: &'static str) -> SharedStr {
-        SharedStr(ByteString::from_static(s))
+        SharedStr(Repr::Shared(ByteString::from_static(s)))
     }
 
-    /// `bytes` as a string, sharing their buffer, if they are UTF-8.
+    /// `bytes` as a string, if they are UTF-8: sharing their buffer, or copied inline when
+    /// short.
     ///
     /// ```
     /// use thrift_core::{bytes::Bytes, SharedStr};
@@ -86,7 +117,19 @@ impl SharedStr {
     /// ```
     #[inline]
     pub fn from_utf8(bytes: Bytes) -> std::result::Result<SharedStr, Utf8Error> {
-        ByteString::try_from(bytes).map(SharedStr)
+        if bytes.len() <= INLINE {
+            return std::str::from_utf8(&bytes).map(SharedStr::inline_or_copy);
+        }
+        ByteString::try_from(bytes).map(|s| SharedStr(Repr::Shared(s)))
+    }
+
+    /// `s` inline when it fits, else copied into a new buffer.
+    #[inline]
+    fn inline_or_copy(s: &str) -> SharedStr {
+        match ArrayString::from(s) {
+            Ok(inline) => SharedStr(Repr::Inline(inline)),
+            Err(_) => SharedStr(Repr::Shared(ByteString::from(s))),
+        }
     }
 
     /// The string.
@@ -96,27 +139,30 @@ impl SharedStr {
     /// ```
     #[inline]
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Repr::Shared(s) => s,
+            Repr::Inline(s) => s,
+        }
     }
 
-    /// The `Bytes` holding the string.
-    ///
-    /// ```
-    /// assert_eq!(thrift_core::SharedStr::from("a").as_bytes()[..], *b"a");
-    /// ```
-    #[inline]
-    pub fn as_bytes(&self) -> &Bytes {
-        self.0.as_bytes()
-    }
-
-    /// The `Bytes` holding the string, without copying.
+    /// The string as `Bytes`: its buffer when shared, a copy when inline.
     ///
     /// ```
     /// assert_eq!(thrift_core::SharedStr::from("a").into_bytes(), "a");
     /// ```
     #[inline]
     pub fn into_bytes(self) -> Bytes {
-        self.0.into_bytes()
+        match self.0 {
+            Repr::Shared(s) => s.into_bytes(),
+            Repr::Inline(s) => Bytes::copy_from_slice(s.as_bytes()),
+        }
+    }
+}
+
+impl Default for SharedStr {
+    #[inline]
+    fn default() -> SharedStr {
+        SharedStr::new()
     }
 }
 
@@ -124,28 +170,59 @@ impl Deref for SharedStr {
     type Target = str;
     #[inline]
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for SharedStr {
     #[inline]
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<[u8]> for SharedStr {
     #[inline]
     fn as_ref(&self) -> &[u8] {
-        self.0.as_bytes()
+        self.as_str().as_bytes()
     }
 }
 
 impl Borrow<str> for SharedStr {
     #[inline]
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
+    }
+}
+
+impl PartialEq for SharedStr {
+    #[inline]
+    fn eq(&self, other: &SharedStr) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for SharedStr {}
+
+impl PartialOrd for SharedStr {
+    #[inline]
+    fn partial_cmp(&self, other: &SharedStr) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SharedStr {
+    #[inline]
+    fn cmp(&self, other: &SharedStr) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// As the `str`, so that a `HashMap<SharedStr, _>` can be looked up by `&str`.
+impl Hash for SharedStr {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
@@ -163,7 +240,7 @@ impl fmt::Display for SharedStr {
 
 impl From<&'static str> for SharedStr {
     /// Points at the literal: no allocation. (For a borrowed `&str` that is not `'static`,
-    /// use `SharedStr::from(s.to_owned())`.)
+    /// use `s.parse::<SharedStr>()`, which copies it.)
     #[inline]
     fn from(s: &'static str) -> SharedStr {
         SharedStr::from_static(s)
@@ -171,24 +248,27 @@ impl From<&'static str> for SharedStr {
 }
 
 impl From<String> for SharedStr {
-    /// Takes the `String`'s buffer.
+    /// Takes the `String`'s buffer (a short string is copied inline and the buffer freed).
     #[inline]
     fn from(s: String) -> SharedStr {
-        SharedStr(ByteString::from(s))
+        match ArrayString::from(&s) {
+            Ok(inline) => SharedStr(Repr::Inline(inline)),
+            Err(_) => SharedStr(Repr::Shared(ByteString::from(s))),
+        }
     }
 }
 
 impl From<Box<str>> for SharedStr {
     #[inline]
     fn from(s: Box<str>) -> SharedStr {
-        SharedStr(ByteString::from(s))
+        SharedStr::from(String::from(s))
     }
 }
 
 impl From<SharedStr> for String {
     #[inline]
     fn from(s: SharedStr) -> String {
-        String::from(s.0)
+        s.as_str().to_owned()
     }
 }
 
@@ -199,10 +279,11 @@ impl From<SharedStr> for Bytes {
     }
 }
 
+/// A copy of the `str`.
 impl std::str::FromStr for SharedStr {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> std::result::Result<SharedStr, Self::Err> {
-        Ok(SharedStr::from(s.to_owned()))
+        Ok(SharedStr::inline_or_copy(s))
     }
 }
 
@@ -242,13 +323,16 @@ impl Encode for SharedStr {
 }
 
 impl<'de> Decode<'de> for SharedStr {
-    /// A slice of the input when the reader was built over `Bytes`, otherwise a copy; the
-    /// UTF-8 check runs once, on the slice.
+    /// A short string inline; a longer one a slice of the input when the reader was built
+    /// over `Bytes`, otherwise a copy. The UTF-8 check runs once, on the input.
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         let slice = P::read_binary(r)?;
-        SharedStr::from_utf8(r.to_bytes(slice))
-            .map_err(|e| r.error_before(slice.len() - e.valid_up_to(), ErrorKind::InvalidUtf8))
+        let invalid = |e: Utf8Error| r.error_before(slice.len() - e.valid_up_to(), ErrorKind::InvalidUtf8);
+        if slice.len() <= INLINE {
+            return std::str::from_utf8(slice).map(SharedStr::inline_or_copy).map_err(invalid);
+        }
+        ByteString::try_from(r.to_bytes(slice)).map(|s| SharedStr(Repr::Shared(s))).map_err(invalid)
     }
 }
 
@@ -299,29 +383,35 @@ mod tests {
 
     #[test]
     fn roundtrips_in_both_protocols_sharing_the_input() {
-        for s in ["", "a", "héllo wörld", &"x".repeat(1000)] {
+        let (edge, over) = ("é".repeat(10), format!("{}z", "é".repeat(10)));
+        for s in ["", "a", "héllo wörld", &edge, &over, &"x".repeat(1000)] {
             let value = SharedStr::from(s.to_owned());
             assert_eq!(crate::to_vec::<Binary, _>(&value), crate::to_vec::<Binary, _>(s));
             assert_eq!(crate::to_vec::<Compact, _>(&value), crate::to_vec::<Compact, _>(s));
             let input = Bytes::from(crate::to_vec::<Binary, _>(&value));
             let back: SharedStr = crate::from_bytes::<Binary, _>(&input).unwrap();
             assert_eq!(back, s);
-            if !s.is_empty() {
-                assert_eq!(back.as_ptr(), input[4..].as_ptr());
-            }
+            let shared = input.as_ptr_range().contains(&back.as_ptr());
+            assert_eq!(shared, s.len() > SharedStr::INLINE_CAPACITY, "{s:?}");
             let input = Bytes::from(crate::to_vec::<Compact, _>(&value));
             let back: SharedStr = crate::from_bytes::<Compact, _>(&input).unwrap();
             assert_eq!(back, s);
             let copied: SharedStr = crate::from_slice::<Compact, _>(&input).unwrap();
             assert_eq!(copied, s);
-            if !s.is_empty() {
-                assert!(!input.as_ptr_range().contains(&copied.as_ptr()));
-            }
+            assert!(!input.as_ptr_range().contains(&copied.as_ptr()));
         }
     }
 
     #[test]
     fn invalid_utf8_is_an_error_at_the_bad_byte() {
+        for bad in [&b"ok\xff"[..], &[b'x'; 40][..]] {
+            let mut bad = bad.to_vec();
+            bad.push(0xc3);
+            let input = Bytes::from(crate::to_vec::<Binary, _>(&bad[..]));
+            let err = crate::from_bytes::<Binary, SharedStr>(&input).unwrap_err();
+            let string_err = crate::from_slice::<Binary, String>(&input).unwrap_err();
+            assert_eq!(err.to_string(), string_err.to_string());
+        }
         let input = Bytes::from(crate::to_vec::<Binary, _>(&b"ok\xff"[..]));
         let err = crate::from_bytes::<Binary, SharedStr>(&input).unwrap_err();
         assert_eq!(err.kind(), &ErrorKind::InvalidUtf8);
@@ -341,6 +431,17 @@ mod tests {
         assert_eq!(format!("{} {:?}", SharedStr::from("x"), SharedStr::from("y")), "x \"y\"");
         assert_eq!(String::from(SharedStr::from("z")), "z");
         assert_eq!("q".parse::<SharedStr>().unwrap(), "q");
+        let long = "l".repeat(64);
+        assert_eq!(long.parse::<SharedStr>().unwrap(), long);
+        assert_eq!(SharedStr::from(long.clone()).into_bytes(), long);
+        assert_eq!(SharedStr::from("é".to_owned()).into_bytes(), "é");
+        assert_eq!(SharedStr::from(long.clone()), SharedStr::from_utf8(Bytes::from(long)).unwrap());
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn is_as_small_as_bytes() {
+        assert_eq!(std::mem::size_of::<SharedStr>(), std::mem::size_of::<Bytes>());
     }
 
     #[cfg(feature = "serde")]
