@@ -15,6 +15,7 @@ fn color(lib: Library) -> RGBColor {
     match lib {
         Library::Ours => RGBColor(31, 119, 180),
         Library::OursZeroCopy => RGBColor(23, 190, 207),
+        Library::OursShared => RGBColor(44, 160, 44),
         Library::Pilota => RGBColor(255, 127, 14),
         Library::Apache => RGBColor(127, 127, 127),
     }
@@ -34,8 +35,8 @@ pub fn write_svg(results: &Results, path: &Path, subtitle: &str) -> Result<(), B
 
     // One legend for all panels, in the header.
     for (i, lib) in Library::ALL.into_iter().enumerate() {
-        let x = 800 + 150 * (i as i32 % 2);
-        let y = 12 + 20 * (i as i32 / 2);
+        let x = 700 + 150 * (i as i32 % 3);
+        let y = 12 + 20 * (i as i32 / 3);
         head.draw(&Rectangle::new([(x, y), (x + 14, y + 12)], color(lib).filled()))?;
         head.draw_text(lib.name(), &("sans-serif", 14).into_text_style(&head), (x + 20, y))?;
     }

@@ -7,6 +7,8 @@
 //! cargo run --release -p thrift-benches --bin bench-summary -- --only medium --no-write
 //! # For a profiler: run the selected cells a fixed number of times, untimed.
 //! valgrind --tool=callgrind target/release/bench-summary --only binary --only decode --only medium --only ours --iters 200
+//! # Instructions per op of chosen cells, the loop alone (see the script).
+//! benches/scripts/codec-callgrind.sh binary decode medium ours ours-shared pilota
 //! # Every library on mimalloc instead of the system allocator.
 //! cargo run --release -p thrift-benches --features mimalloc --bin bench-summary -- --no-write
 //! ```
@@ -96,7 +98,7 @@ fn main() {
         let values: &'static Values = Box::leak(Box::new(Values::new()));
         for (id, lib, shape, proto, op) in selected {
             match cases::prepare(values, lib, shape, proto, op).routine {
-                Ok(mut routine) => (0..n).for_each(|_| routine()),
+                Ok(mut routine) => profiled_loop(&mut routine, n),
                 Err(e) => eprintln!("{id} fails: {e}"),
             }
         }
@@ -123,6 +125,16 @@ fn main() {
     if args.write {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("benches/ is in the workspace").to_path_buf();
         write(&root, &results, &machine, &table, &targets, args.budget);
+    }
+}
+
+/// The untimed loop of `--iters`, by name, for a profiler to collect it alone
+/// (`valgrind --tool=callgrind --toggle-collect='*profiled_loop*'`, as
+/// `benches/scripts/codec-callgrind.sh` does).
+#[inline(never)]
+fn profiled_loop(routine: &mut cases::Routine, n: u64) {
+    for _ in 0..n {
+        routine();
     }
 }
 
