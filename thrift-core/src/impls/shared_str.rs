@@ -325,15 +325,31 @@ impl Encode for SharedStr {
 impl<'de> Decode<'de> for SharedStr {
     /// A short string inline; a longer one a slice of the input when the reader was built
     /// over `Bytes`, otherwise a copy. The UTF-8 check runs once, on the input.
-    #[inline]
+    #[inline(always)]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         let slice = P::read_binary(r)?;
-        let invalid = |e: Utf8Error| r.error_before(slice.len() - e.valid_up_to(), ErrorKind::InvalidUtf8);
         if slice.len() <= INLINE {
-            return std::str::from_utf8(slice).map(SharedStr::inline_or_copy).map_err(invalid);
+            return match std::str::from_utf8(slice) {
+                Ok(s) => Ok(SharedStr::inline_or_copy(s)),
+                Err(e) => Err(invalid_utf8(r, slice, e)),
+            };
         }
-        ByteString::try_from(r.to_bytes(slice)).map(|s| SharedStr(Repr::Shared(s))).map_err(invalid)
+        decode_shared(r, slice)
     }
+}
+
+/// A string longer than the inline capacity: a slice of the input `Bytes`, or a copy.
+#[inline(never)]
+fn decode_shared(r: &Reader<'_>, slice: &[u8]) -> Result<SharedStr> {
+    match ByteString::try_from(r.to_bytes(slice)) {
+        Ok(s) => Ok(SharedStr(Repr::Shared(s))),
+        Err(e) => Err(invalid_utf8(r, slice, e)),
+    }
+}
+
+#[cold]
+fn invalid_utf8(r: &Reader<'_>, slice: &[u8], e: Utf8Error) -> crate::Error {
+    r.error_before(slice.len() - e.valid_up_to(), ErrorKind::InvalidUtf8)
 }
 
 #[cfg(feature = "idl")]
