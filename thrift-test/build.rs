@@ -30,8 +30,10 @@ fn main() {
     };
     let idl = dir.join("test/ThriftTest.thrift");
     // Binary as `Bytes` (no copy out of the request); handlers may answer with a
-    // TApplicationException, as `testException("TException")` must.
+    // TApplicationException, as `testException("TException")` must. Strings stay `String`
+    // (not thrift-build's default `SharedStr`): the checks are written against `String`s.
     let generated = thrift_build::Config::new()
+        .string_type("String")
         .binary_type(thrift_build::BinaryType::Bytes)
         .application_errors(true)
         .compile(&[&idl], &[idl.parent().expect("test/")]);

@@ -14,7 +14,7 @@ use thrift_core::{Binary, Compact, Decode, DecodeOwned, Encode, Protocol};
 
 use crate::data::Values;
 use crate::peers::{FromPilota, ToApache, ToPilota};
-use crate::shapes::{Large, LargeRef, Medium, MediumRef, Small, SmallRef};
+use crate::shapes::{Large, LargeRef, LargeShared, Medium, MediumRef, MediumShared, Small, SmallRef, SmallShared};
 
 /// A library (or a way of using one) in the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +23,8 @@ pub enum Library {
     Ours,
     /// This project with borrowed fields (`&str`, `&[u8]`, `Bytes`).
     OursZeroCopy,
+    /// This project with owned fields that share the input (`SharedStr`, `Bytes`).
+    OursShared,
     /// pilota 0.13 with its safe protocols, as Volo uses them by default.
     Pilota,
     /// Apache's `thrift` crate 0.17 with code from Apache's compiler.
@@ -31,13 +33,15 @@ pub enum Library {
 
 impl Library {
     /// All of them, in table order.
-    pub const ALL: [Library; 4] = [Library::Ours, Library::OursZeroCopy, Library::Pilota, Library::Apache];
+    pub const ALL: [Library; 5] =
+        [Library::Ours, Library::OursZeroCopy, Library::OursShared, Library::Pilota, Library::Apache];
 
     /// The name shown in tables and benchmark ids.
     pub fn name(self) -> &'static str {
         match self {
             Library::Ours => "ours",
             Library::OursZeroCopy => "ours-zero-copy",
+            Library::OursShared => "ours-shared",
             Library::Pilota => "pilota",
             Library::Apache => "apache",
         }
@@ -140,12 +144,20 @@ pub trait BenchShape:
     type View<'a>: Encode + Decode<'a> + PartialEq + Debug;
     /// The zero-copy view of a value.
     fn view(&self) -> Self::View<'_>;
+    /// The owned zero-copy type (`SharedStr`, `Bytes`).
+    type Shared: Encode + DecodeOwned + PartialEq + Debug + 'static;
+    /// The owned zero-copy form of a value.
+    fn shared(&self) -> Self::Shared;
 }
 
 impl BenchShape for Small {
     type View<'a> = SmallRef<'a>;
     fn view(&self) -> SmallRef<'_> {
         self.borrowed()
+    }
+    type Shared = SmallShared;
+    fn shared(&self) -> SmallShared {
+        Small::shared(self)
     }
 }
 
@@ -154,12 +166,20 @@ impl BenchShape for Medium {
     fn view(&self) -> MediumRef<'_> {
         self.borrowed()
     }
+    type Shared = MediumShared;
+    fn shared(&self) -> MediumShared {
+        Medium::shared(self)
+    }
 }
 
 impl BenchShape for Large {
     type View<'a> = LargeRef<'a>;
     fn view(&self) -> LargeRef<'_> {
         self.borrowed()
+    }
+    type Shared = LargeShared;
+    fn shared(&self) -> LargeShared {
+        Large::shared(self)
     }
 }
 
@@ -288,6 +308,15 @@ fn prepare_with<T: BenchShape, P: PeerProtocol>(value: &'static T, lib: Library,
         (Library::OursZeroCopy, Op::Decode) => Ok(Box::new(move || {
             black_box(thrift_core::from_bytes::<P, T::View<'_>>(black_box(&reference)).expect("checked"));
         }) as Routine),
+        (Library::OursShared, Op::Encode) => {
+            let shared = value.shared();
+            Ok(Box::new(move || {
+                black_box(thrift_core::to_vec::<P, T::Shared>(black_box(&shared)));
+            }) as Routine)
+        }
+        (Library::OursShared, Op::Decode) => Ok(Box::new(move || {
+            black_box(thrift_core::from_bytes::<P, T::Shared>(black_box(&reference)).expect("checked"));
+        }) as Routine),
         (Library::Pilota, Op::Encode) => {
             let p = value.to_pilota();
             check_pilota_encode::<T, P>(value, &p).map(|()| {
@@ -327,6 +356,10 @@ fn check_ours<T: BenchShape, P: Protocol>(value: &T, reference: &Bytes) {
     assert!(owned == *value, "{}: owned roundtrip differs", P::NAME);
     let borrowed = thrift_core::from_bytes::<P, T::View<'_>>(reference).expect("ours decodes what it encoded");
     assert!(borrowed == view, "{}: zero-copy roundtrip differs", P::NAME);
+    let shared = value.shared();
+    assert_eq!(thrift_core::to_vec::<P, _>(&shared), reference[..], "{}: the shared type writes other bytes", P::NAME);
+    let back = thrift_core::from_bytes::<P, T::Shared>(reference).expect("ours decodes what it encoded");
+    assert!(back == shared, "{}: shared roundtrip differs", P::NAME);
 }
 
 fn check_pilota_encode<T: BenchShape, P: PeerProtocol>(value: &T, p: &T::Pilota) -> Result<(), String> {

@@ -13,6 +13,7 @@ fn color(lib: Library) -> (u8, u8, u8) {
     match lib {
         Library::Ours => (31, 119, 180),
         Library::OursZeroCopy => (23, 190, 207),
+        Library::OursShared => (44, 160, 44),
         Library::Pilota => (255, 127, 14),
         Library::Apache => (127, 127, 127),
     }

@@ -1,5 +1,6 @@
-//! The benchmark shapes as this project's types: owned ([`Small`], [`Medium`], [`Large`])
-//! and zero-copy ([`SmallRef`], [`MediumRef`], [`LargeRef`]), the same structs as
+//! The benchmark shapes as this project's types: owned ([`Small`], [`Medium`], [`Large`]),
+//! zero-copy ([`SmallRef`], [`MediumRef`], [`LargeRef`]) and owned zero-copy
+//! ([`SmallShared`], [`MediumShared`], [`LargeShared`]: `SharedStr` and `Bytes`), the same structs as
 //! `idl/shapes.thrift`. Maps and sets are B-trees so that the bytes are deterministic and
 //! equal to what Apache's generated code (which also uses B-trees) writes.
 //!
@@ -9,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::Bytes;
-use thrift_core::ThriftStruct;
+use thrift_core::{SharedStr, ThriftStruct};
 
 /// About 150 bytes in the binary protocol: ten scalars, two short strings, a short binary.
 #[derive(ThriftStruct, Debug, Clone, PartialEq, Default)]
@@ -154,7 +155,102 @@ pub struct LargeRef<'a> {
     pub blob: Bytes,
 }
 
+/// [`Small`] with owned strings and binary that share the input `Bytes` when decoded from one.
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[thrift(name = "Small")]
+pub struct SmallShared {
+    #[thrift(id = 1, required)]
+    pub id: i32,
+    #[thrift(id = 2, required)]
+    pub timestamp: i64,
+    #[thrift(id = 3, required)]
+    pub flags: i16,
+    #[thrift(id = 4, required)]
+    pub level: i8,
+    #[thrift(id = 5, required)]
+    pub active: bool,
+    #[thrift(id = 6, required)]
+    pub score: f64,
+    #[thrift(id = 7, required)]
+    pub count: i32,
+    #[thrift(id = 8, required)]
+    pub sequence: i64,
+    #[thrift(id = 9, required)]
+    pub ratio: f64,
+    #[thrift(id = 10, required)]
+    pub archived: bool,
+    #[thrift(id = 11, required)]
+    pub name: SharedStr,
+    #[thrift(id = 12, required)]
+    pub label: SharedStr,
+    #[thrift(id = 13, required)]
+    pub token: Bytes,
+}
+
+/// [`Medium`] with [`SharedStr`] strings.
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[thrift(name = "Medium")]
+pub struct MediumShared {
+    #[thrift(id = 1, required)]
+    pub id: i64,
+    #[thrift(id = 2, required)]
+    pub title: SharedStr,
+    #[thrift(id = 3, required)]
+    pub values: Vec<i64>,
+    #[thrift(id = 4, required)]
+    pub names: Vec<SharedStr>,
+    #[thrift(id = 5, required)]
+    pub attributes: BTreeMap<SharedStr, SharedStr>,
+    #[thrift(id = 6, required)]
+    pub tags: BTreeSet<i32>,
+    #[thrift(id = 7, required)]
+    pub items: Vec<SmallShared>,
+    #[thrift(id = 8)]
+    pub note: Option<SharedStr>,
+    #[thrift(id = 9)]
+    pub parent: Option<i64>,
+    #[thrift(id = 10)]
+    pub weight: Option<f64>,
+}
+
+/// [`Large`] with [`SharedStr`] strings and a `Bytes` blob.
+#[derive(ThriftStruct, Debug, Clone, PartialEq)]
+#[thrift(name = "Large")]
+pub struct LargeShared {
+    #[thrift(id = 1, required)]
+    pub id: i64,
+    #[thrift(id = 2, required)]
+    pub name: SharedStr,
+    #[thrift(id = 3, required)]
+    pub mediums: Vec<MediumShared>,
+    #[thrift(id = 4, required)]
+    pub blob: Bytes,
+}
+
+fn shared(s: &str) -> SharedStr {
+    SharedStr::from(s.to_owned())
+}
+
 impl Small {
+    /// The owned zero-copy form of this value (strings and binary copied once).
+    pub fn shared(&self) -> SmallShared {
+        SmallShared {
+            id: self.id,
+            timestamp: self.timestamp,
+            flags: self.flags,
+            level: self.level,
+            active: self.active,
+            score: self.score,
+            count: self.count,
+            sequence: self.sequence,
+            ratio: self.ratio,
+            archived: self.archived,
+            name: shared(&self.name),
+            label: shared(&self.label),
+            token: Bytes::copy_from_slice(&self.token),
+        }
+    }
+
     /// The zero-copy view of this value.
     pub fn borrowed(&self) -> SmallRef<'_> {
         SmallRef {
@@ -176,6 +272,22 @@ impl Small {
 }
 
 impl Medium {
+    /// The owned zero-copy form of this value.
+    pub fn shared(&self) -> MediumShared {
+        MediumShared {
+            id: self.id,
+            title: shared(&self.title),
+            values: self.values.clone(),
+            names: self.names.iter().map(|s| shared(s)).collect(),
+            attributes: self.attributes.iter().map(|(k, v)| (shared(k), shared(v))).collect(),
+            tags: self.tags.clone(),
+            items: self.items.iter().map(Small::shared).collect(),
+            note: self.note.as_deref().map(shared),
+            parent: self.parent,
+            weight: self.weight,
+        }
+    }
+
     /// The zero-copy view of this value.
     pub fn borrowed(&self) -> MediumRef<'_> {
         MediumRef {
@@ -194,6 +306,16 @@ impl Medium {
 }
 
 impl Large {
+    /// The owned zero-copy form of this value.
+    pub fn shared(&self) -> LargeShared {
+        LargeShared {
+            id: self.id,
+            name: shared(&self.name),
+            mediums: self.mediums.iter().map(Medium::shared).collect(),
+            blob: Bytes::copy_from_slice(&self.blob),
+        }
+    }
+
     /// The zero-copy view of this value (the blob copied once into a `Bytes`).
     pub fn borrowed(&self) -> LargeRef<'_> {
         LargeRef {

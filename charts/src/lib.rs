@@ -167,9 +167,10 @@ impl BarChart {
                 seen.push((&series.name, series.color));
             }
         }
-        let left = self.size.0 as i32 * 2 / 3;
+        // Up to three rows of three under the header's right half.
+        let left = self.size.0 as i32 - 470;
         for (i, (name, (r, g, b))) in seen.into_iter().enumerate() {
-            let (x, y) = (left + 150 * (i as i32 % 2), 12 + 20 * (i as i32 / 2));
+            let (x, y) = (left + 150 * (i as i32 % 3), 6 + 17 * (i as i32 / 3));
             head.draw(&Rectangle::new([(x, y), (x + 14, y + 12)], RGBColor(r, g, b).filled()))?;
             head.draw_text(name, &("sans-serif", 14).into_text_style(head), (x + 20, y))?;
         }

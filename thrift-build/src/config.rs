@@ -64,7 +64,8 @@ pub enum Layout {
 pub struct Config {
     pub(crate) out_dir: Option<PathBuf>,
     pub(crate) layout: Option<Layout>,
-    pub(crate) string_type: String,
+    /// `None`: the core crate's `SharedStr`.
+    pub(crate) string_type: Option<String>,
     pub(crate) binary_type: BinaryType,
     pub(crate) map_type: MapType,
     pub(crate) set_type: SetType,
@@ -83,7 +84,7 @@ impl Default for Config {
         Config {
             out_dir: None,
             layout: None,
-            string_type: "String".into(),
+            string_type: None,
             binary_type: BinaryType::Vec,
             map_type: MapType::BTreeMap,
             set_type: SetType::BTreeSet,
@@ -100,7 +101,8 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The defaults: `String`, `Vec<u8>`, `BTreeMap`, `BTreeSet`, open enums, into `OUT_DIR`.
+    /// The defaults: `thrift_core::SharedStr`, `Vec<u8>`, `BTreeMap`, `BTreeSet`, open enums,
+    /// into `OUT_DIR`.
     pub fn new() -> Config {
         Config::default()
     }
@@ -118,11 +120,20 @@ impl Config {
         self
     }
 
-    /// The Rust type of `string` (default `String`, the one owned string type thrift-core
-    /// decodes today). Another must implement thrift-core's `ThriftType`, `Encode` and
-    /// `Decode<'de>` for every `'de`, and `From<&str>` for default values.
+    /// The Rust type of `string`. The default is thrift-core's `SharedStr` (imported from
+    /// [`Config::core_crate`]): owned and `'static`, and decoded from a `Bytes` (as
+    /// thrift-net's server and client decode every message) without allocating: short
+    /// strings inline, longer ones sharing the message's buffer. `"String"` chooses `String`
+    /// (one allocation and copy per decoded string). Another type must implement
+    /// thrift-core's `ThriftType`, `Encode` and `Decode<'de>` for every `'de`, and
+    /// `From<&'static str>` for default values.
+    ///
+    /// ```
+    /// let mut config = thrift_build::Config::new();
+    /// config.string_type("String");
+    /// ```
     pub fn string_type(&mut self, path: &str) -> &mut Config {
-        self.string_type = path.to_owned();
+        self.string_type = Some(path.to_owned());
         self
     }
 

@@ -63,14 +63,14 @@
 //! #[derive(ThriftStruct, Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 //! pub struct HelloRequest {
 //!     #[thrift(id = 1, required)]
-//!     pub name: String,
+//!     pub name: SharedStr,
 //!     #[thrift(id = 2, default = 1)]
 //!     pub times: i32,
 //! }"
 //! ));
 //! assert!(code.contains("#[thrift_net::service(name = \"HelloService\")]\npub trait HelloService {"));
 //! assert!(code.contains("    #[thrift(name = \"sayHello\")]\n    async fn say_hello("));
-//! assert!(code.contains("req: HelloRequest,\n    ) -> Result<String, NoName>;"));
+//! assert!(code.contains("req: HelloRequest,\n    ) -> Result<SharedStr, NoName>;"));
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! # }
 //! ```
@@ -78,7 +78,7 @@
 //! | IDL | Rust |
 //! | --- | --- |
 //! | `bool`, `i8` (`byte`), `i16`, `i32`, `i64`, `double` | `bool`, `i8`, `i16`, `i32`, `i64`, `f64` |
-//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>` (or `Bytes`), `thrift_core::Uuid` |
+//! | `string`, `binary`, `uuid` | `thrift_core::SharedStr` (or `String`, with `Config::string_type("String")`), `Vec<u8>` (or `Bytes`), `thrift_core::Uuid` |
 //! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>` (or `HashSet`), `BTreeMap<K, V>` (or `HashMap`) |
 //! | `typedef T Name` | `pub type Name = T;` |
 //! | `const` | `pub const` for numbers, strings (`&str`), binary (`&[u8]`), enum values, lists of those (slices); `pub static NAME: LazyLock<T>` for maps, sets, structs |

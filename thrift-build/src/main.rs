@@ -22,6 +22,9 @@ struct Args {
     /// Write mod.rs with `include!`s rather than `mod` declarations.
     #[arg(long)]
     include_layout: bool,
+    /// `string` as `String` rather than `thrift_core::SharedStr`.
+    #[arg(long)]
+    std_strings: bool,
     /// `binary` as `bytes::Bytes` rather than `Vec<u8>`.
     #[arg(long)]
     bytes: bool,
@@ -48,6 +51,9 @@ fn main() -> ExitCode {
         .open_enums(!args.closed_enums)
         .application_errors(args.application_errors)
         .rerun_if_changed(false);
+    if args.std_strings {
+        config.string_type("String");
+    }
     if args.bytes {
         config.binary_type(BinaryType::Bytes);
     }

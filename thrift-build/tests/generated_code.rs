@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use thrift_build_generated::{alt, gen};
-use thrift_core::{Binary, Compact};
+use thrift_core::{Binary, Compact, SharedStr};
 use thrift_net::{CallError, LocalChannel, ProtocolKind};
 
 #[test]
@@ -94,7 +94,7 @@ impl gen::showcase::Accounts for Bank {
     async fn get_checked(
         &self,
         id: i64,
-        token: String,
+        token: SharedStr,
     ) -> Result<gen::showcase::Account, gen::showcase::AccountsGetCheckedError> {
         if token.is_empty() {
             return Err(gen::showcase::AccountsGetCheckedError::Denied(gen::showcase::Denied {
@@ -104,11 +104,11 @@ impl gen::showcase::Accounts for Bank {
         self.get(id).await.map_err(gen::showcase::AccountsGetCheckedError::NotFound)
     }
     async fn touch(&self, _id: i64) {}
-    async fn log(&self, _line: String) {}
+    async fn log(&self, _line: SharedStr) {}
     async fn list_all(&self, limit: i32, _offset: i32) -> Vec<gen::showcase::Account> {
         (0..i64::from(limit)).map(|id| gen::showcase::Account { id, ..Default::default() }).collect()
     }
-    async fn r#match(&self, _self_: String) {}
+    async fn r#match(&self, _self_: SharedStr) {}
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn a_generated_service_with_extends_and_exceptions() {
             Err(CallError::Exception(gen::showcase::NotFound { id: 2, .. })) => {}
             other => panic!("expected NotFound, got {other:?}"),
         }
-        match client.get_checked(1, String::new()).await {
+        match client.get_checked(1, SharedStr::new()).await {
             Err(CallError::Exception(gen::showcase::AccountsGetCheckedError::Denied(d))) => {
                 assert_eq!(d.reason, "no token")
             }

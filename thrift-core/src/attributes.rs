@@ -55,7 +55,7 @@
 //! | `id = N` | the field id, any `i16` (0 and negative ids allowed) |
 //! | `required` | an error when absent on read, or present with another wire type; not allowed on `Option` |
 //! | `optional` | says explicitly what an `Option` field already is |
-//! | `default = expr` | the value when absent; a string, byte string or `[..]` literal is converted with `From` (`"guest"` for a `String`, `Box<str>` or `Arc<str>`, `[1, 2]` for a `Vec` or set); shown in the IDL: a literal as written, any other value (`Color::Green`, a struct, a map) as the IDL constant of its value when its type has one (see [IDL](#idl)) |
+//! | `default = expr` | the value when absent; a string, byte string or `[..]` literal is converted with `From` (`"guest"` for a `String`, `Box<str>`, `Arc<str>` or [`SharedStr`](crate::SharedStr), which points at the literal, `[1, 2]` for a `Vec` or set); shown in the IDL: a literal as written, any other value (`Color::Green`, a struct, a map) as the IDL constant of its value when its type has one (see [IDL](#idl)) |
 //! | `name = "..."` | the IDL name (default: the Rust name, in the struct's `rename_all` case) |
 //! | `skip` | not encoded, not in the IDL; decoded as `default` or `Default::default()` |
 //! | `with = "module"` | the field is on the wire as the Thrift value `module::encode` and `module::decode` exchange (below) |

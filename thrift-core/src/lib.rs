@@ -32,7 +32,7 @@
 //! | `idl` | on | [`Idl`] and [`IdlType`]: Thrift IDL rendered from Rust types; without it the derives emit no IDL code |
 //! | `tracing` | on | a `tracing` debug event when a known field is skipped for its wire type |
 //! | `uuid` | off | `Encode`/`Decode`/`IdlType` for the `uuid` crate's `Uuid`, and conversions to and from [`Uuid`] |
-//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string |
+//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string and for [`SharedStr`] as a string |
 //! | `proptest` | off | `thrift_core::testing`: proptest strategies for every Thrift type, the `ThriftArbitrary` derive's code, roundtrip and evolution checks |
 //!
 //! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is
@@ -112,7 +112,7 @@ pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 #[cfg(feature = "idl")]
 pub use idl::{Idl, IdlLiteral, IdlType, ServiceDefinition};
-pub use impls::{OrderedDouble, ParseUuidError, Uuid};
+pub use impls::{OrderedDouble, ParseUuidError, SharedStr, Uuid};
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;
@@ -195,7 +195,7 @@ pub fn from_slice_with_limits<'de, P: Protocol, T: Decode<'de>>(input: &'de [u8]
 }
 
 /// Decodes a `T` that must span all of `input`, under the default [`Limits`]; `Bytes`
-/// fields share `input`'s buffer.
+/// and [`SharedStr`] fields share `input`'s buffer (owned, `'static`, no copy).
 ///
 /// ```
 /// use bytes::Bytes;

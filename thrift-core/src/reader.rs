@@ -11,7 +11,8 @@ use crate::protocol::Protocol;
 ///
 /// Decoding never reads past the end of the slice and checks every declared length against
 /// the bytes remaining before allocating. When the reader is built over a [`Bytes`] with
-/// [`Reader::from_bytes`], decoded `Bytes` fields are refcounted slices of it, not copies.
+/// [`Reader::from_bytes`], decoded `Bytes` and [`SharedStr`](crate::SharedStr) fields are
+/// refcounted slices of it, not copies.
 ///
 /// ```
 /// use thrift_core::{Binary, Decode, Reader};
@@ -37,7 +38,8 @@ impl<'de> Reader<'de> {
         Reader { buf, pos: 0, source: None, depth: 0, limits: Limits::default(), pending_bool: None }
     }
 
-    /// A reader over `bytes`, under which decoded `Bytes` fields share its buffer.
+    /// A reader over `bytes`, under which decoded `Bytes` and [`SharedStr`](crate::SharedStr)
+    /// fields share its buffer.
     #[inline]
     pub fn from_bytes(bytes: &'de Bytes) -> Reader<'de> {
         Reader { source: Some(bytes), ..Reader::new(bytes) }

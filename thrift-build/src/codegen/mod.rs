@@ -101,6 +101,7 @@ struct Uses {
     hash_map: Cell<bool>,
     hash_set: Cell<bool>,
     bytes: Cell<bool>,
+    shared_str: Cell<bool>,
     uuid: Cell<bool>,
     lazy_lock: Cell<bool>,
     derive_struct: Cell<bool>,
@@ -119,6 +120,7 @@ impl Uses {
             &self.hash_map,
             &self.hash_set,
             &self.bytes,
+            &self.shared_str,
             &self.uuid,
             &self.lazy_lock,
             &self.derive_struct,
@@ -600,7 +602,13 @@ impl Gen<'_> {
     }
 
     fn string_type(&self) -> TokenStream {
-        syn::parse_str::<syn::Type>(&self.config.string_type).map_or_else(|_| quote!(String), |t| quote!(#t))
+        match &self.config.string_type {
+            None => {
+                self.uses.shared_str.set(true);
+                quote!(SharedStr)
+            }
+            Some(path) => syn::parse_str::<syn::Type>(path).map_or_else(|_| quote!(String), |t| quote!(#t)),
+        }
     }
 
     /// Runs `f` with the collections of struct `id`'s fields chosen as its fields need.
@@ -739,6 +747,9 @@ impl Gen<'_> {
         let mut core_items = Vec::new();
         if u.bytes.get() {
             core_items.push(quote!(bytes::Bytes));
+        }
+        if u.shared_str.get() {
+            core_items.push(quote!(SharedStr));
         }
         if u.application_exception.get() {
             core_items.push(quote!(ApplicationException));

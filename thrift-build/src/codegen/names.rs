@@ -53,6 +53,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "HashMap",
     "HashSet",
     "Bytes",
+    "SharedStr",
     "Uuid",
     "LazyLock",
     "ThriftStruct",

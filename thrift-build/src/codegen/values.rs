@@ -112,7 +112,10 @@ impl Gen<'_> {
                 }
             }
             (_, Value::String(s)) => {
-                if self.config.string_type == "String" {
+                if self.config.string_type.is_none() {
+                    self.uses.shared_str.set(true);
+                    quote!(SharedStr::from_static(#s))
+                } else if self.config.string_type.as_deref() == Some("String") {
                     quote!(String::from(#s))
                 } else {
                     let ty = self.string_type();

@@ -36,6 +36,7 @@ fn main() {
         .cargo_warnings(false)
         .out_dir(out.join("alt"))
         .layout(Layout::Include)
+        .string_type("String")
         .binary_type(BinaryType::Bytes)
         .map_type(MapType::HashMap)
         .set_type(SetType::HashSet)

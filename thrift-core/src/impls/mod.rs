@@ -6,10 +6,12 @@ mod ordered_double;
 mod pointers;
 mod primitives;
 mod shared;
+mod shared_str;
 mod strings;
 mod uuid;
 #[cfg(feature = "uuid")]
 mod uuid_crate;
 
 pub use self::ordered_double::OrderedDouble;
+pub use self::shared_str::SharedStr;
 pub use self::uuid::{ParseUuidError, Uuid};
