@@ -30,4 +30,14 @@ done
 cargo build --manifest-path fuzz/Cargo.toml --bins
 cargo bench --workspace --no-run
 
-cargo test --workspace --no-fail-fast
+# Apache's cross-test matrices keep their per-cell tables here; printed after the run.
+matrix=target/tmp/cross-matrix
+rm -rf "$matrix"
+status=0
+cargo test --workspace --no-fail-fast || status=$?
+if compgen -G "$matrix/*.txt" >/dev/null; then
+  echo "== Apache's cross-test matrix, per cell (thrift-test/tests/cross.rs, cross_java.rs)"
+  cat "$matrix"/*.txt
+  grep -h "cells pass" "$matrix"/*.txt
+fi
+exit $status

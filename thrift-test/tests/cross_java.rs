@@ -16,8 +16,7 @@
 //!
 //! Not here, because the Java peers do not have them: Unix domain sockets (neither program
 //! takes `--domain-socket`), the header protocol (no THeader in Apache's Java library
-//! 0.17), HTTPS (the Java client refuses `--ssl` with HTTP). JSON (`json`, `multij`) is
-//! Java's and not yet ours: one line in [`PROTOCOLS`] when it is.
+//! 0.17), HTTPS (the Java client refuses `--ssl` with HTTP).
 //!
 //! The TLS cells give the Java programs Apache's `test/keys`, which every other peer uses
 //! (the server `server.p12`, the client a truststore of `CA.pem`), not the stores beside
@@ -34,8 +33,8 @@ use std::process::Command;
 use support::java::ApacheJava;
 use support::{our_client, our_server, run_client, run_matrix, RunningServer, Server};
 
-/// The protocols both sides have (add `"json"` and `"multij"` here once ours speaks JSON).
-const PROTOCOLS: [&str; 4] = ["binary", "compact", "multi", "multic"];
+/// The protocols both sides have.
+const PROTOCOLS: [&str; 6] = ["binary", "compact", "json", "multi", "multic", "multij"];
 
 /// The transports of socket cells as (ours, Java's) names: Java's `fastframed` puts the same
 /// frames on the wire as `framed`.

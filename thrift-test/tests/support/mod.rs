@@ -414,6 +414,21 @@ impl ClientRun {
     }
 }
 
+/// Where each pairing's table is kept for `scripts/test.sh` to print after the run (cargo
+/// shows a passing test's output only with `--nocapture`).
+fn matrix_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cross-matrix")
+}
+
+fn keep_table(pairing: &str, table: &str) {
+    let file: String = pairing.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let dir = matrix_dir();
+    let kept = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(dir.join(format!("{file}.txt")), table));
+    if let Err(e) = kept {
+        eprintln!("could not keep the {pairing} table in {}: {e}", dir.display());
+    }
+}
+
 /// Runs every cell with `run` (given the cell and its name), on `workers` threads taking the
 /// cells in turn, then prints a line per cell in `cells`' order and a count, and fails with
 /// the table and every failure's story when a cell did not pass.
@@ -454,6 +469,7 @@ pub fn run_matrix<C: Sync>(
     }
     writeln!(table, "{pairing}: {passed} of {} cells pass", cells.len()).unwrap();
     println!("{table}");
+    keep_table(pairing, &table);
     assert!(failures.is_empty(), "cells failed:\n{table}\n{}", failures.join("\n"));
     assert!(passed > 0, "{pairing}: no cells");
 }
