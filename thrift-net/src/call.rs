@@ -91,10 +91,16 @@ impl Call {
         &self.method
     }
 
-    /// Which call this is, as its errors name it (no copy when the names are static, as
-    /// generated clients' are).
+    /// Which call this is, as its errors name it (no copy of the names when they are static,
+    /// as generated clients' are; the site itself is one small allocation, so callers make
+    /// it only for an error).
     pub fn site(&self) -> CallSite {
-        CallSite::new(self.service.clone(), self.method.clone())
+        self.names().site()
+    }
+
+    /// The service and method names, kept for the errors of a call handed on.
+    pub(crate) fn names(&self) -> CallNames {
+        CallNames { service: self.service.clone(), method: self.method.clone() }
     }
 
     /// Whether it is a oneway message.
@@ -172,5 +178,21 @@ impl Encode for Encoded {
     }
     fn encoded_len<P: Protocol>(&self) -> usize {
         self.0.len()
+    }
+}
+
+/// A call's names, kept while the call itself is handed on; a [`CallSite`] is made from them
+/// only when an error needs one.
+#[derive(Clone)]
+pub(crate) struct CallNames {
+    service: Cow<'static, str>,
+    method: Cow<'static, str>,
+}
+
+impl CallNames {
+    /// The site of the call.
+    #[cold]
+    pub(crate) fn site(&self) -> CallSite {
+        CallSite::new(self.service.clone(), self.method.clone())
     }
 }

@@ -87,6 +87,14 @@ impl CallSite {
         self
     }
 
+    /// The same site at `endpoint` when it is known.
+    pub(crate) fn at_known(self, endpoint: Option<&Peer>) -> CallSite {
+        match endpoint {
+            Some(endpoint) => self.at(endpoint.clone()),
+            None => self,
+        }
+    }
+
     /// The service called, when known.
     pub fn service(&self) -> Option<&str> {
         self.0.as_ref().map(|s| &*s.service).filter(|s| !s.is_empty())
@@ -244,32 +252,31 @@ impl CallError {
     }
 }
 
+/// The site of a `CallError` (by reference or mutable reference): every variant holds one
+/// but a declared exception.
+macro_rules! site_of {
+    ($error:expr) => {
+        match $error {
+            CallError::Exception(_) => None,
+            CallError::Application(_, site)
+            | CallError::Protocol(_, site)
+            | CallError::Transport(_, site)
+            | CallError::NotSent(_, site)
+            | CallError::Timeout(_, site)
+            | CallError::Unavailable(_, site)
+            | CallError::Layer(_, site) => Some(site),
+        }
+    };
+}
+
 impl<E> CallError<E> {
     /// Which call failed; `None` for a declared exception.
     pub fn site(&self) -> Option<&CallSite> {
-        match self {
-            CallError::Exception(_) => None,
-            CallError::Application(_, site)
-            | CallError::Protocol(_, site)
-            | CallError::Transport(_, site)
-            | CallError::NotSent(_, site)
-            | CallError::Timeout(_, site)
-            | CallError::Unavailable(_, site)
-            | CallError::Layer(_, site) => Some(site),
-        }
+        site_of!(self)
     }
 
     fn site_mut(&mut self) -> Option<&mut CallSite> {
-        match self {
-            CallError::Exception(_) => None,
-            CallError::Application(_, site)
-            | CallError::Protocol(_, site)
-            | CallError::Transport(_, site)
-            | CallError::NotSent(_, site)
-            | CallError::Timeout(_, site)
-            | CallError::Unavailable(_, site)
-            | CallError::Layer(_, site) => Some(site),
-        }
+        site_of!(self)
     }
 
     /// The error with what its site does not know yet taken from `site`: what each

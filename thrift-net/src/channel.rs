@@ -55,12 +55,12 @@ pub type ReplyFuture = std::pin::Pin<Box<dyn Future<Output = Result<Option<Reply
 pub fn send<C: Channel>(channel: &C, call: Call) -> impl Future<Output = Result<Option<Reply>, CallError>> + Send {
     let mut channel = channel.clone();
     async move {
-        let site = call.site();
+        let names = call.names();
         let sent = async move {
             std::future::poll_fn(|cx| channel.poll_ready(cx)).await.map_err(CallError::from_layer)?;
             channel.call(call).await.map_err(CallError::from_layer)
         };
-        sent.await.map_err(|e| e.located(&site))
+        sent.await.map_err(|e| e.located(&names.site()))
     }
 }
 
@@ -74,15 +74,15 @@ pub fn call<C: Channel, R: ReturnField, E: Exceptions + Send>(
 where
     R::Value: Send,
 {
-    let site = call.site();
+    let names = call.names();
     let sent = send(channel, call);
     async move {
         let reply = sent.await.map_err(CallError::widen)?.ok_or_else(|| {
             let message = "the channel answered a call with no reply";
             let exception = ApplicationException::new(ApplicationExceptionKind::MissingResult, message);
-            CallError::Application(exception, site.clone())
+            CallError::Application(exception, names.site())
         })?;
-        reply.into_result::<R, E>().map_err(|e| e.located(&site))
+        reply.into_result::<R, E>().map_err(|e| e.located(&names.site()))
     }
 }
 
@@ -100,7 +100,7 @@ pub struct Reply {
 
 impl Reply {
     /// Reads the envelope of `message`, a whole reply as a transport yields it, from no
-    /// known [peer](Reply::peer) until [`Reply::from_peer`] names one.
+    /// known [peer](Reply::peer) until [`Reply::with_peer`] names one.
     pub fn parse(message: Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Self> {
         let (kind, seqid, body_start) = {
             let mut r = Reader::from_bytes(&message).with_limits(limits);
@@ -111,9 +111,18 @@ impl Reply {
     }
 
     /// The same reply, as come from `peer`: the endpoint its errors name.
-    pub fn from_peer(mut self, peer: Peer) -> Reply {
+    pub fn with_peer(mut self, peer: Peer) -> Reply {
         self.peer = Some(peer);
         self
+    }
+
+    /// [`Reply::with_peer`] when the peer is known.
+    #[cfg(feature = "client")]
+    pub(crate) fn with_known_peer(self, peer: Option<&Peer>) -> Reply {
+        match peer {
+            Some(peer) => self.with_peer(peer.clone()),
+            None => self,
+        }
     }
 
     /// The endpoint that sent the reply, when the channel knew it.
@@ -151,10 +160,7 @@ impl Reply {
     /// `TApplicationException`.
     #[doc(hidden)]
     pub fn into_result<R: ReturnField, E: Exceptions>(self) -> Result<R::Value, CallError<E>> {
-        let site = || match &self.peer {
-            Some(peer) => CallSite::default().at(peer.clone()),
-            None => CallSite::default(),
-        };
+        let site = || CallSite::default().at_known(self.peer.as_ref());
         match self.kind {
             MessageType::Reply => {}
             MessageType::Exception => {

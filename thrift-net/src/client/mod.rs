@@ -386,21 +386,12 @@ impl Client {
     /// The [`CallError`]s listed above; never [`CallError::Exception`], which the typed
     /// client decodes from the reply.
     pub async fn send(&self, call: &Call) -> Result<Option<Reply>, CallError> {
-        let peer = &self.inner.shared.peer;
+        let peer = self.inner.shared.peer.as_ref();
         let sent = match call.is_oneway() {
             true => self.send_oneway(call).await.map(|()| None),
-            false => self.send_call(call).await.map(|reply| match peer {
-                Some(peer) => Some(reply.from_peer(peer.clone())),
-                None => Some(reply),
-            }),
+            false => self.send_call(call).await.map(|reply| Some(reply.with_known_peer(peer))),
         };
-        sent.map_err(|e| {
-            let site = call.site();
-            e.located(&match peer {
-                Some(peer) => site.at(peer.clone()),
-                None => site,
-            })
-        })
+        sent.map_err(|e| e.located(&call.site().at_known(peer)))
     }
 
     /// The other end of the connection, when known (not for [`Client::new`]'s streams).

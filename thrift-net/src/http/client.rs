@@ -140,7 +140,7 @@ impl HttpClient {
             let exception = ApplicationException::new(ApplicationExceptionKind::BadSequenceId, message);
             return Err(CallError::Application(exception, CallSite::default()));
         }
-        Ok(Some(reply.from_peer(self.peer.clone())))
+        Ok(Some(reply.with_peer(self.peer.clone())))
     }
 }
 
