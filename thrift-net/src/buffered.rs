@@ -126,17 +126,7 @@ impl<P: Protocol, T: Encode + ?Sized> Encoder<Message<'_, T>> for BufferedCodec<
     type Error = TransportError;
 
     fn encode(&mut self, msg: Message<'_, T>, dst: &mut BytesMut) -> Result<(), TransportError> {
-        let len = msg.encoded_len::<P>();
-        let max = self.scanner.limits().max_message_len;
-        if len > max {
-            let kind = TransportErrorKind::MessageTooLarge { len: len as u64, max };
-            return Err(TransportError::new(Phase::Encode, kind));
-        }
-        dst.reserve(len);
-        let before = dst.len();
-        msg.encode::<P, _>(dst);
-        debug_assert_eq!(dst.len() - before, len, "encoded_len must be exact");
-        Ok(())
+        put_message(self.scanner.limits().max_message_len, msg.encoded_len::<P>(), dst, |dst| msg.encode::<P, _>(dst))
     }
 }
 
@@ -145,7 +135,29 @@ impl<P: Protocol> Encoder<Bytes> for BufferedCodec<P> {
     type Error = TransportError;
 
     fn encode(&mut self, msg: Bytes, dst: &mut BytesMut) -> Result<(), TransportError> {
-        dst.put_slice(&msg);
-        Ok(())
+        put_message(self.scanner.limits().max_message_len, msg.len(), dst, |dst| dst.put_slice(&msg))
     }
+}
+
+/// Appends one bare message of `len` bytes, which `write_message` puts, to `dst` in one
+/// reservation of the exact size. The one place the buffered transport's rule is applied:
+/// the codec's encoders and the server's and client's whole messages all come here.
+///
+/// # Errors
+/// `MessageTooLarge` when `len` exceeds `max_message_len`; nothing is written then.
+pub(crate) fn put_message(
+    max_message_len: usize,
+    len: usize,
+    dst: &mut BytesMut,
+    write_message: impl FnOnce(&mut BytesMut),
+) -> Result<(), TransportError> {
+    if len > max_message_len {
+        let kind = TransportErrorKind::MessageTooLarge { len: len as u64, max: max_message_len };
+        return Err(TransportError::new(Phase::Encode, kind));
+    }
+    dst.reserve(len);
+    let start = dst.len();
+    write_message(dst);
+    debug_assert_eq!(dst.len() - start, len, "a message's length must be known before it is written");
+    Ok(())
 }

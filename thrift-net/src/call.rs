@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use bytes::{BufMut, Bytes};
-use thrift_core::{Encode, MessageHeader, Protocol, TType, ThriftType};
+use thrift_core::{Encode, Limits, MessageHeader, Protocol, TType, ThriftType};
 
 use crate::call_error::CallSite;
 use crate::error::TransportError;
@@ -120,8 +120,9 @@ impl Call {
         header: MessageHeader<'_>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError> {
-        self.args.encode_message(protocol, header, framing, headers)
+        self.args.encode_message(protocol, header, framing, headers, limits)
     }
 }
 
@@ -145,6 +146,7 @@ trait Args: Send + Sync {
         header: MessageHeader<'_>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError>;
 }
 
@@ -155,9 +157,10 @@ impl<A: Encode + Send + Sync> Args for A {
         header: MessageHeader<'_>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError> {
         let message = Message::new(header, self);
-        with_protocol!(protocol, P => P::encode_message::<A>(&message, framing, headers))
+        with_protocol!(protocol, P => P::encode_message::<A>(&message, framing, headers, limits))
     }
 }
 

@@ -358,7 +358,7 @@ mod tests {
             framed_payload: false,
             headers: crate::Headers::new(),
         };
-        header::write(&info, &headers, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
+        header::write(&info, &headers, usize::MAX, msg.len(), |b| b.extend_from_slice(msg)).unwrap().to_vec()
     }
 
     #[test]

@@ -82,17 +82,32 @@ impl<P> FramedCodec<P> {
     fn error(&self, kind: TransportErrorKind) -> TransportError {
         TransportError::new(Phase::Frame, kind).at(0).with_stream_offset(self.consumed)
     }
+}
 
-    /// Writes the prefix for a payload of `len` bytes, reserving room for the payload.
-    fn begin_frame(&self, len: usize, dst: &mut BytesMut) -> Result<(), TransportError> {
-        if len > self.max_frame_len || len > i32::MAX as usize {
-            let kind = TransportErrorKind::FrameTooLarge { len: len as u64, max: self.max_frame_len };
-            return Err(TransportError::new(Phase::Encode, kind));
-        }
-        dst.reserve(HEADER_LEN + len);
-        dst.put_u32(len as u32);
-        Ok(())
+/// Appends one frame to `dst`: the length of a `len`-byte payload, then the payload that
+/// `write_payload` puts, in one reservation of the exact size. The one place the framed
+/// transport's prefix is written: the codec's encoders and the server's and client's whole
+/// messages all come here.
+///
+/// # Errors
+/// `FrameTooLarge` when `len` exceeds `max_frame_len` (or what the prefix can say); nothing
+/// is written then.
+pub(crate) fn put_frame(
+    max_frame_len: usize,
+    len: usize,
+    dst: &mut BytesMut,
+    write_payload: impl FnOnce(&mut BytesMut),
+) -> Result<(), TransportError> {
+    if len > max_frame_len || len > i32::MAX as usize {
+        let kind = TransportErrorKind::FrameTooLarge { len: len as u64, max: max_frame_len };
+        return Err(TransportError::new(Phase::Encode, kind));
     }
+    dst.reserve(HEADER_LEN + len);
+    dst.put_u32(len as u32);
+    let start = dst.len();
+    write_payload(dst);
+    debug_assert_eq!(dst.len() - start, len, "a payload's length must be known before it is written");
+    Ok(())
 }
 
 impl<P> Decoder for FramedCodec<P> {
@@ -153,12 +168,7 @@ impl<P: Protocol, T: Encode + ?Sized> Encoder<Message<'_, T>> for FramedCodec<P>
     type Error = TransportError;
 
     fn encode(&mut self, msg: Message<'_, T>, dst: &mut BytesMut) -> Result<(), TransportError> {
-        let len = msg.encoded_len::<P>();
-        self.begin_frame(len, dst)?;
-        let before = dst.len();
-        msg.encode::<P, _>(dst);
-        debug_assert_eq!(dst.len() - before, len, "encoded_len must be exact");
-        Ok(())
+        put_frame(self.max_frame_len, msg.encoded_len::<P>(), dst, |dst| msg.encode::<P, _>(dst))
     }
 }
 
@@ -167,9 +177,7 @@ impl<P> Encoder<Bytes> for FramedCodec<P> {
     type Error = TransportError;
 
     fn encode(&mut self, msg: Bytes, dst: &mut BytesMut) -> Result<(), TransportError> {
-        self.begin_frame(msg.len(), dst)?;
-        dst.put_slice(&msg);
-        Ok(())
+        put_frame(self.max_frame_len, msg.len(), dst, |dst| dst.put_slice(&msg))
     }
 }
 

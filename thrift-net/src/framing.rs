@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
-use bytes::{BufMut, Bytes, BytesMut};
-use thrift_core::{Encode, Protocol};
+use bytes::{Bytes, BytesMut};
+use thrift_core::Limits;
 
+use crate::buffered::put_message;
 use crate::error::TransportError;
+use crate::framed::put_frame;
 use crate::header::{self, FrameInfo, Headers};
-use crate::message::Message;
 use crate::wire::{ProtocolKind, Transport};
 
 /// How a message is delimited, with what a header frame says.
@@ -66,30 +67,30 @@ impl Framing {
             }
         }
     }
-}
 
-/// A message encoded in one allocation of its exact size (unless compressed), framed as
-/// `framing` says; a header frame carries `headers` (its info's own are what was read).
-///
-/// # Errors
-/// Only for a header frame whose headers do not fit its format, or that asks for zlib in a
-/// build without it.
-pub(crate) fn encode_message<P: Protocol, T: Encode + ?Sized>(
-    message: &Message<'_, T>,
-    framing: &Framing,
-    headers: &Headers,
-) -> Result<Bytes, TransportError> {
-    let len = message.encoded_len::<P>();
-    let prefix = match framing {
-        Framing::Bare => 0,
-        Framing::Framed => 4,
-        Framing::Header(info) => return header::write(info, headers, len, |buf| message.encode::<P, _>(buf)),
-    };
-    let mut buf = BytesMut::with_capacity(prefix + len);
-    if prefix == 4 {
-        buf.put_u32(len as u32);
+    /// One whole message: a body of `len` bytes that `write_body` puts, framed as this
+    /// framing says, in one allocation of its exact size (unless compressed); a header frame
+    /// carries `headers` (its info's own are what was read). The framed and buffered rules
+    /// are the codecs' own ([`put_frame`], [`put_message`]), so a server's reply, a client's
+    /// call and a [`FramedCodec`](crate::codec::FramedCodec) user's frame are written alike.
+    ///
+    /// # Errors
+    /// A message or frame beyond `limits` (what the peer, with the same limits, would refuse
+    /// and drop the connection for), header frame headers that do not fit its format, or
+    /// zlib asked of a build without it.
+    pub(crate) fn encode(
+        &self,
+        headers: &Headers,
+        limits: &Limits,
+        len: usize,
+        write_body: impl FnOnce(&mut BytesMut),
+    ) -> Result<Bytes, TransportError> {
+        let mut buf = BytesMut::new();
+        match self {
+            Framing::Bare => put_message(limits.max_message_len, len, &mut buf, write_body)?,
+            Framing::Framed => put_frame(limits.max_frame_len, len, &mut buf, write_body)?,
+            Framing::Header(info) => return header::write(info, headers, limits.max_frame_len, len, write_body),
+        }
+        Ok(buf.freeze())
     }
-    message.encode::<P, _>(&mut buf);
-    debug_assert_eq!(buf.len(), prefix + len);
-    Ok(buf.freeze())
 }

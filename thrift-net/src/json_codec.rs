@@ -1,15 +1,16 @@
 //! The buffered transport of the JSON protocol.
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{Bytes, BytesMut};
 use thrift_core::Limits;
-use tokio_util::codec::{Decoder, Encoder};
+use tokio_util::codec::Decoder;
 
 use crate::error::{Phase, TransportError, TransportErrorKind};
 
 /// The buffered transport for the JSON protocol: messages back to back, each one JSON array
 /// `[1,"name",type,seqid,{...}]`, split where its outer bracket closes (found by
 /// `thrift_core::json::MessageScanner`, outside strings, within `max_message_len` and the
-/// depth limit). Decoding yields whole messages; encoding writes them as they are.
+/// depth limit). Decoding yields whole messages (they are written as
+/// [`Framing::Bare`](crate::framing::Framing::Bare) writes any message).
 #[derive(Debug)]
 pub(crate) struct JsonCodec {
     scanner: thrift_core::json::MessageScanner,
@@ -49,14 +50,5 @@ impl Decoder for JsonCodec {
                 .at(self.scanner.position())
                 .with_stream_offset(self.consumed)),
         }
-    }
-}
-
-impl Encoder<Bytes> for JsonCodec {
-    type Error = TransportError;
-
-    fn encode(&mut self, msg: Bytes, dst: &mut BytesMut) -> Result<(), TransportError> {
-        dst.put_slice(&msg);
-        Ok(())
     }
 }

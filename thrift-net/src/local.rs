@@ -60,7 +60,7 @@ impl<S: ThriftService> LocalChannel<S> {
 
     fn request(&self, call: &Call, kind: MessageType) -> Result<Request, CallError> {
         let header = MessageHeader { name: call.method(), kind, seqid: self.seqid.fetch_add(1, Ordering::Relaxed) };
-        let bytes = call.encode(self.protocol, header, &Framing::Bare, Headers::none())?;
+        let bytes = call.encode(self.protocol, header, &Framing::Bare, Headers::none(), &Limits::default())?;
         Request::parse(bytes, self.protocol, false, Limits::default()).map_err(|e| CallError::Protocol(e, local()))
     }
 

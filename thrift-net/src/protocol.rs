@@ -2,12 +2,12 @@
 //! binary and compact are `thrift_core` protocols; JSON rides on binary through
 //! `thrift_core::json`'s transcoder.
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{BufMut, Bytes};
 use thrift_core::{DecodeOwned, Encode, Limits, MessageHeader, Protocol, Reader};
 
 use crate::error::TransportError;
 use crate::framing::Framing;
-use crate::header::{self, Headers};
+use crate::header::Headers;
 use crate::message::Message;
 
 /// What the connection code does with a protocol, the same calls for all three.
@@ -19,11 +19,12 @@ pub(crate) trait WireProtocol {
     /// Encodes a value as a message body.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     fn to_vec<T: Encode + ?Sized>(value: &T) -> Vec<u8>;
-    /// Encodes and frames a whole message.
+    /// Encodes and frames a whole message, within `limits` (see [`Framing::encode`]).
     fn encode_message<T: Encode + ?Sized>(
         message: &Message<'_, T>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError>;
 }
 
@@ -48,8 +49,9 @@ impl<P: Protocol> WireProtocol for Core<P> {
         message: &Message<'_, T>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError> {
-        crate::framing::encode_message::<P, T>(message, framing, headers)
+        framing.encode(headers, limits, message.encoded_len::<P>(), |buf| message.encode::<P, _>(buf))
     }
 }
 
@@ -71,19 +73,12 @@ impl WireProtocol for Json {
         message: &Message<'_, T>,
         framing: &Framing,
         headers: &Headers,
+        limits: &Limits,
     ) -> Result<Bytes, TransportError> {
+        // JSON's length is known only once written: written aside, then framed (one copy).
         let mut json = Vec::new();
         thrift_core::json::write_message(&message.header, message.body, &mut json);
-        match framing {
-            Framing::Bare => Ok(Bytes::from(json)),
-            Framing::Framed => {
-                let mut buf = BytesMut::with_capacity(4 + json.len());
-                buf.put_u32(json.len() as u32);
-                buf.put_slice(&json);
-                Ok(buf.freeze())
-            }
-            Framing::Header(info) => header::write(info, headers, json.len(), |buf| buf.put_slice(&json)),
-        }
+        framing.encode(headers, limits, json.len(), |buf| buf.put_slice(&json))
     }
 }
 

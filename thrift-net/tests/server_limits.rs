@@ -143,3 +143,21 @@ async fn frames_beyond_the_limit_close_the_connection_and_fail_its_calls() {
     assert!(!client.channel().is_closed());
     within(client.say_hello(HelloRequest { name: "small".into() })).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_beyond_the_limit_is_answered_with_what_went_wrong_not_left_to_time_out() {
+    let limits = Limits { max_frame_len: 1024, ..Limits::default() };
+    let handle = start(Server::builder().limits(limits).build()).await;
+    // A request of exactly the limit: its reply, "hello, " longer, is beyond it.
+    let request = |name: String| hello_service::SayHelloArgs { req: HelloRequest { name } };
+    let overhead =
+        encode_call(ProtocolKind::Binary, true, "sayHello", MessageType::Call, 1, &request(String::new())).len() - 4;
+    let name = "x".repeat(1024 - overhead);
+    let client = hello_client(&handle, ClientConfig::default()).await;
+    let e = within(client.say_hello(request(name).req)).await.unwrap_err();
+    let CallError::Application(exception, ..) = &e else { panic!("expected INTERNAL_ERROR, got {e:?}") };
+    assert_eq!(exception.kind, thrift_core::ApplicationExceptionKind::InternalError);
+    assert!(exception.message.contains("exceeds the maximum frame size 1024"), "{}", exception.message);
+    // The connection was not dropped: the next call is answered.
+    within(client.say_hello(HelloRequest { name: "small".into() })).await.unwrap();
+}

@@ -20,7 +20,7 @@ use tracing::Instrument;
 pub use config::ClientConfig;
 
 use crate::channel::{Call, CallError, CallSite, Reply};
-use crate::error::{Phase, TransportError, TransportErrorKind};
+use crate::error::TransportError;
 use crate::framing::Framing;
 use crate::header::{FrameInfo, Headers};
 use crate::message::call_name;
@@ -438,7 +438,8 @@ impl Client {
         }
     }
 
-    /// The whole message in one buffer of its exact size, frame header included.
+    /// The whole message in one buffer of its exact size (unless compressed), frame header
+    /// included.
     fn encode(&self, call: &Call, kind: MessageType, seqid: i32) -> Result<Bytes, CallError> {
         let config = self.config();
         let name = call_name(config.multiplexed, call.service(), call.method());
@@ -456,21 +457,9 @@ impl Client {
             })),
             None => Framing::plain(config.transport == Transport::Framed),
         };
-        let bytes = call.encode(config.protocol, header, &framing, self.headers())?;
-        // The server would refuse it and drop the connection, failing every call on it.
-        let framed = framing != Framing::Bare;
-        let (len, max) = match framed {
-            true => (bytes.len() - 4, config.limits.max_frame_len),
-            false => (bytes.len(), config.limits.max_message_len),
-        };
-        if len > max {
-            let kind = match framed {
-                true => TransportErrorKind::FrameTooLarge { len: len as u64, max },
-                false => TransportErrorKind::MessageTooLarge { len: len as u64, max },
-            };
-            return Err(TransportError::new(Phase::Encode, kind).into());
-        }
-        Ok(bytes)
+        // Within the limits: the server would refuse a larger message and drop the
+        // connection, failing every call on it.
+        Ok(call.encode(config.protocol, header, &framing, self.headers(), &config.limits)?)
     }
 }
 

@@ -286,22 +286,28 @@ pub(crate) const ACL_TOKEN_KEY: &str = "acl_token";
 /// size unless the payload is compressed.
 ///
 /// # Errors
-/// Headers too long for the format (a section beyond 256 KiB, a TTHeader string beyond
-/// 64 KiB), or zlib asked of a build without the `zlib` feature.
+/// A frame longer than `max_frame_len` (checked as a reader checks it: what follows the
+/// length), headers too long for the format (a section beyond 256 KiB, a TTHeader string
+/// beyond 64 KiB), or zlib asked of a build without the `zlib` feature.
 pub(crate) fn write(
     info: &FrameInfo,
     headers: &Headers,
+    max_frame_len: usize,
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
     let framed = if info.framed_payload { 4 } else { 0 };
     if !info.zlib {
-        return write_frame(info, headers, framed + payload_len, |buf| {
+        return write_frame(info, headers, max_frame_len, framed + payload_len, |buf| {
             if info.framed_payload {
                 buf.put_u32(payload_len as u32);
             }
             write_payload(buf)
         });
+    }
+    // A reader bounds the inflated payload by the frame limit too.
+    if framed + payload_len > max_frame_len {
+        return Err(frame_too_large(framed + payload_len, max_frame_len));
     }
     let mut plain = BytesMut::with_capacity(framed + payload_len);
     if info.framed_payload {
@@ -309,12 +315,13 @@ pub(crate) fn write(
     }
     write_payload(&mut plain);
     let compressed = deflate(&plain).map_err(|what| error(info.format, 0, what))?;
-    write_frame(info, headers, compressed.len(), |buf| buf.put_slice(&compressed))
+    write_frame(info, headers, max_frame_len, compressed.len(), |buf| buf.put_slice(&compressed))
 }
 
 fn write_frame(
     info: &FrameInfo,
     headers: &Headers,
+    max_frame_len: usize,
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
@@ -338,14 +345,22 @@ fn write_frame(
         return Err(error(info.format, 0, "the header section too long for the format".into()));
     }
     buf[start - 2..start].copy_from_slice(&(words as u16).to_be_bytes());
+    let len = FIXED_LEN + words * 4 + payload_len;
+    // Nested, the outer frame holds this one's length too.
+    if outer + len > max_frame_len {
+        return Err(frame_too_large(outer + len, max_frame_len));
+    }
     write_payload(&mut buf);
-    let len = buf.len() - outer - 4;
+    debug_assert_eq!(len, buf.len() - outer - 4);
     if info.nested {
         buf[..4].copy_from_slice(&(len as u32 + 4).to_be_bytes());
     }
     buf[outer..outer + 4].copy_from_slice(&(len as u32).to_be_bytes());
-    debug_assert_eq!(len, FIXED_LEN + words * 4 + payload_len);
     Ok(buf.freeze())
+}
+
+fn frame_too_large(len: usize, max: usize) -> TransportError {
+    TransportError::new(Phase::Encode, TransportErrorKind::FrameTooLarge { len: len as u64, max })
 }
 
 /// Writes the header section of `info` and `headers`, unpadded.

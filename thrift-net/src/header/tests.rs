@@ -13,7 +13,7 @@ fn info(format: Format, protocol: ProtocolKind, headers: Headers) -> FrameInfo {
 
 /// Writes `info` around `payload` and gives back the frame without its length prefix.
 fn frame(info: &FrameInfo, payload: &[u8]) -> Bytes {
-    let whole = write(info, &info.headers, payload.len(), |b| b.put_slice(payload)).unwrap();
+    let whole = write(info, &info.headers, usize::MAX, payload.len(), |b| b.put_slice(payload)).unwrap();
     let len = u32::from_be_bytes([whole[0], whole[1], whole[2], whole[3]]) as usize;
     assert_eq!(len, whole.len() - 4, "the length prefix counts what follows it");
     whole.slice(4..)
@@ -33,9 +33,27 @@ fn theader_bytes_are_apaches() {
     let mut headers = Headers::new();
     headers.insert("a", "b");
     let info = FrameInfo { flags: 0, ..info(Format::THeader, ProtocolKind::Binary, headers) };
-    let whole = write(&info, &info.headers, 1, |b| b.put_u8(0xaa)).unwrap();
+    let whole = write(&info, &info.headers, usize::MAX, 1, |b| b.put_u8(0xaa)).unwrap();
     let expected = [0, 0, 0, 19, 0x0f, 0xff, 0, 0, 0, 0, 0, 7, 0, 2, 0, 0, 1, 1, 1, b'a', 1, b'b', 0xaa];
     assert_eq!(&whole[..], &expected[..]);
+}
+
+#[test]
+fn a_frame_beyond_the_limit_is_refused_as_a_reader_would_refuse_it() {
+    use crate::error::TransportErrorKind;
+    let plain = info(Format::THeader, ProtocolKind::Binary, Headers::new());
+    // Fixed part 10, a section of 4 (protocol and no transforms, padded): 14 bytes besides
+    // the payload follow the length.
+    let len = write(&plain, &plain.headers, usize::MAX, 6, |b| b.put_bytes(0, 6)).unwrap().len() - 4;
+    assert_eq!(len, 20);
+    assert!(write(&plain, &plain.headers, 20, 6, |b| b.put_bytes(0, 6)).is_ok());
+    let e = write(&plain, &plain.headers, 19, 6, |b| b.put_bytes(0, 6)).unwrap_err();
+    assert!(matches!(e.kind(), TransportErrorKind::FrameTooLarge { len: 20, max: 19 }), "{e}");
+    assert_eq!(e.phase(), Phase::Encode);
+    // Nested in a framed-transport frame, the outer frame is what a reader bounds.
+    let nested = FrameInfo { nested: true, ..plain };
+    let e = write(&nested, &nested.headers, 20, 6, |b| b.put_bytes(0, 6)).unwrap_err();
+    assert!(matches!(e.kind(), TransportErrorKind::FrameTooLarge { len: 24, max: 20 }), "{e}");
 }
 
 #[test]
@@ -44,7 +62,7 @@ fn ttheader_bytes_follow_cloudwegos_layout() {
     headers.insert("k", "v");
     headers.insert_int(super::ttheader_keys::TO_METHOD, "m");
     let info = FrameInfo { flags: 0, ..info(Format::TTHeader, ProtocolKind::Compact, headers) };
-    let whole = write(&info, &info.headers, 0, |_| {}).unwrap();
+    let whole = write(&info, &info.headers, usize::MAX, 0, |_| {}).unwrap();
     let section = [
         2, 0, // protocol compact, no transforms
         0x01, 0, 1, 0, 1, b'k', 0, 1, b'v', // string key/values: u16 count, u16-length strings
@@ -80,7 +98,7 @@ fn frames_read_back_as_written() {
 #[test]
 fn a_frame_inside_a_frame_reads_and_writes_the_same_way() {
     let sent = FrameInfo { nested: true, ..info(Format::THeader, ProtocolKind::Compact, Headers::new()) };
-    let whole = write(&sent, &sent.headers, 3, |b| b.put_slice(b"abc")).unwrap();
+    let whole = write(&sent, &sent.headers, usize::MAX, 3, |b| b.put_slice(b"abc")).unwrap();
     let outer = u32::from_be_bytes([whole[0], whole[1], whole[2], whole[3]]) as usize;
     let inner = u32::from_be_bytes([whole[4], whole[5], whole[6], whole[7]]) as usize;
     assert_eq!((outer, inner), (whole.len() - 4, whole.len() - 8));
@@ -177,7 +195,8 @@ fn header_counts_are_bounded_before_anything_is_read() {
 fn too_long_a_ttheader_value_is_refused_when_written() {
     let mut headers = Headers::new();
     headers.insert("big", vec![b'x'; 70_000]);
-    let e = write(&info(Format::TTHeader, ProtocolKind::Binary, Headers::new()), &headers, 0, |_| {}).unwrap_err();
+    let e = write(&info(Format::TTHeader, ProtocolKind::Binary, Headers::new()), &headers, usize::MAX, 0, |_| {})
+        .unwrap_err();
     assert!(e.to_string().contains("too long for the format"), "{e}");
 }
 

@@ -76,12 +76,7 @@ impl HttpClient {
         let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
         let name = call_name(self.config.multiplexed, call.service(), call.method());
         let header = MessageHeader { name: &name, kind, seqid };
-        let body = call.encode(self.config.protocol, header, &Framing::Bare, Headers::none())?;
-        let max = self.config.limits.max_message_len;
-        if body.len() > max {
-            let kind = TransportErrorKind::MessageTooLarge { len: body.len() as u64, max };
-            return Err(CallError::NotSent(TransportError::new(Phase::Encode, kind), CallSite::default()));
-        }
+        let body = call.encode(self.config.protocol, header, &Framing::Bare, Headers::none(), &self.config.limits)?;
         let request = Request::post(self.uri.clone())
             .header(header::CONTENT_TYPE, CONTENT_TYPE)
             .header(header::ACCEPT, CONTENT_TYPE)
@@ -97,7 +92,7 @@ impl HttpClient {
                 }
             })?;
             let status = response.status();
-            let body = Limited::new(response.into_body(), max)
+            let body = Limited::new(response.into_body(), self.config.limits.max_message_len)
                 .collect()
                 .await
                 .map_err(|e| self.error(format!("reading the response: {e}")))?

@@ -312,7 +312,9 @@ impl<L> ServerBuilder<L> {
     /// binary requests must use the strict envelope. A frame or message beyond them, or an
     /// old-style envelope under [`Limits::strict_binary_envelope`], closes the connection
     /// (its sequence id is not read, so no reply can be sent); arguments beyond them are
-    /// answered with `PROTOCOL_ERROR`.
+    /// answered with `PROTOCOL_ERROR`. Replies keep to the same frame and message sizes (a
+    /// client with these limits would refuse a larger one and drop the connection): a reply
+    /// beyond them is answered with an `INTERNAL_ERROR` exception that says so.
     ///
     /// This replaces [`ServerBuilder::default_limits`] whole: build on it
     /// (`..ServerBuilder::default_limits()`) to keep strict envelopes, or on

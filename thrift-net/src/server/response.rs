@@ -72,12 +72,20 @@ impl Request {
         let message = Message::new(header, body);
         // Framed as the request was: a header frame echoes the request's flags, sequence id,
         // protocol and compression, without its headers.
-        match with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, Headers::none())) {
+        let encoded = with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, Headers::none(), &self.limits));
+        match encoded {
             Ok(bytes) => Response(Some(bytes)),
-            // A reply frame carries no headers, and compresses only when the request was
-            // compressed and so could be read: nothing is left to fail.
+            // A reply beyond the limits (which the caller, with the same limits, would refuse
+            // and drop the connection for) is answered with what went wrong, so the caller
+            // hears of it now rather than at its timeout. (A reply frame carries no headers
+            // and compresses only when the request came compressed, so nothing else fails.)
+            Err(e) if kind != MessageType::Exception => {
+                tracing::warn!(method = self.method(), seqid = self.seqid, %e, "the reply cannot be sent");
+                let message = format!("the reply of {} cannot be sent: {e}", self.method());
+                self.exception(&ApplicationException::new(ApplicationExceptionKind::InternalError, message))
+            }
             Err(e) => {
-                tracing::error!(%e, "the reply cannot be framed; not answered");
+                tracing::error!(%e, "the exception cannot be framed; not answered");
                 Response(None)
             }
         }
