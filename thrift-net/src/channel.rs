@@ -9,6 +9,7 @@ use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, Messag
 
 pub use crate::call::Call;
 pub use crate::call_error::{CallError, CallSite, EndpointDown, Unavailable};
+use crate::header::Headers;
 use crate::protocol::with_protocol;
 use crate::server::{BoxError, Peer};
 use crate::wire::ProtocolKind;
@@ -96,6 +97,8 @@ pub struct Reply {
     body_start: usize,
     limits: Limits,
     peer: Option<Peer>,
+    /// A header frame's headers, boxed: most replies have none, and replies are moved.
+    headers: Option<Box<Headers>>,
 }
 
 impl Reply {
@@ -107,7 +110,7 @@ impl Reply {
             let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
             (header.kind, header.seqid, r.position())
         };
-        Ok(Reply { message, protocol, kind, seqid, body_start, limits, peer: None })
+        Ok(Reply { message, protocol, kind, seqid, body_start, limits, peer: None, headers: None })
     }
 
     /// The same reply, as come from `peer`: the endpoint its errors name.
@@ -123,6 +126,22 @@ impl Reply {
             Some(peer) => self.with_peer(peer.clone()),
             None => self,
         }
+    }
+
+    /// The same reply, with the headers of the frame it came in.
+    #[cfg(feature = "client")]
+    pub(crate) fn with_headers(mut self, headers: Headers) -> Reply {
+        self.headers = (!headers.is_empty()).then(|| Box::new(headers));
+        self
+    }
+
+    /// The headers of the THeader or TTHeader frame the reply came in (none on other
+    /// transports): what the server's handler set with
+    /// [`Request::set_reply_header`](crate::Request::set_reply_header), or what fbthrift and
+    /// Kitex servers send. A typed client's caller reads them through a layer on its
+    /// channel, e.g. tower's `map_response`.
+    pub fn headers(&self) -> &Headers {
+        self.headers.as_deref().unwrap_or(Headers::none())
     }
 
     /// The endpoint that sent the reply, when the channel knew it.

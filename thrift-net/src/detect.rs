@@ -177,7 +177,7 @@ fn header_frame(format: Format, protocol: ProtocolKind, prefix: &[u8], limits: &
         Some(m) if m != magic => Verdict::No,
         Some(_) => match prefix.get(PROTOCOL_ID_AT) {
             None => Verdict::More(PROTOCOL_ID_AT + 1),
-            Some(id) => yes_if(header::protocol_of(u32::from(*id)) == Some(protocol)),
+            Some(id) => yes_if(header::protocol_of(format, u32::from(*id)) == Some(protocol)),
         },
     }
 }
@@ -379,9 +379,12 @@ mod tests {
             let bytes = framed_bytes(&header_bytes(Format::THeader, protocol, &msg));
             assert_eq!(detect_growing(&bytes).unwrap(), found(Transport::FramedHeader, protocol), "{bytes:02x?}");
         }
-        // THeader's magic with a protocol id that is neither binary nor compact.
+        // JSON, THeader's protocol 1.
+        let bytes = header_bytes(Format::THeader, ProtocolKind::Json, br#"[1,"m",1,0,{}]"#);
+        assert_eq!(detect_growing(&bytes).unwrap(), found(Transport::Header, ProtocolKind::Json), "{bytes:02x?}");
+        // THeader's magic with a protocol id that is none of these.
         let mut bytes = header_bytes(Format::THeader, ProtocolKind::Binary, &message::<Binary>());
-        bytes[14] = 1;
+        bytes[14] = 3;
         assert!(detect(&bytes, &limits()).is_err());
     }
 

@@ -16,10 +16,12 @@ use thrift_net::{Client, ClientConfig, Headers, ProtocolKind, Request, Response,
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const HEADER_WIRES: [(Transport, ProtocolKind); 5] = [
+const HEADER_WIRES: [(Transport, ProtocolKind); 6] = [
     (Transport::FramedHeader, ProtocolKind::Binary),
     (Transport::Header, ProtocolKind::Binary),
     (Transport::Header, ProtocolKind::Compact),
+    // THeader's protocol id 1, as fbthrift writes it.
+    (Transport::Header, ProtocolKind::Json),
     (Transport::TTHeader, ProtocolKind::Binary),
     (Transport::TTHeader, ProtocolKind::Compact),
 ];
@@ -125,6 +127,82 @@ async fn handlers_see_the_headers_each_handle_sends() {
     headers.insert("k", "v");
     let shown = within(show::Client::new(client.with_headers(headers)).show()).await.unwrap();
     assert_eq!(shown, vec!["Framed".to_string()]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handlers_reply_headers_reach_the_client_and_a_typed_client_reads_them_through_a_layer() {
+    // Answers with the caller's name in a reply header, beside the result.
+    let answer = |request: Request| async move {
+        let caller = request.headers().get("caller").unwrap_or("nobody").to_owned();
+        request.set_reply_header("served-for", caller);
+        request.set_reply_header("biz-status", "1");
+        request.set_reply_header("biz-status", "0"); // the last value of a key wins
+        Ok::<_, Infallible>(request.reply(&Shown { success: Some(vec![]) }))
+    };
+    let handle = Server::new().bind("127.0.0.1:0", tower::service_fn(answer)).await.unwrap();
+    for (transport, protocol) in HEADER_WIRES {
+        let config = ClientConfig::new(transport, protocol).with_call_timeout(None);
+        let client = within(Client::connect(handle.local_addr(), config)).await.unwrap();
+        let mut sent = Headers::new();
+        sent.insert("caller", "billing");
+        let headers = reply_headers_of(client.with_headers(sent)).await;
+        assert_eq!(headers.get("served-for"), Some("billing"), "{transport:?} {protocol:?}");
+        assert_eq!(headers.get("biz-status"), Some("0"), "{transport:?} {protocol:?}");
+        assert_eq!(headers.iter().count(), 2, "only the handler's headers, not the request's");
+    }
+    // A framed reply has nowhere to carry them.
+    let client = within(Client::connect(handle.local_addr(), ClientConfig::default())).await.unwrap();
+    assert!(reply_headers_of(client).await.is_empty());
+}
+
+/// The headers of the reply to one `show` call through `client`, as a layer on the typed
+/// client's channel sees them.
+async fn reply_headers_of(client: Client) -> Headers {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let keep = seen.clone();
+    let stack = tower::ServiceBuilder::new()
+        .map_response(move |reply: Option<thrift_net::Reply>| {
+            keep.lock().unwrap().push(reply.as_ref().map(|r| r.headers().clone()).unwrap_or_default());
+            reply
+        })
+        .service(client);
+    within(show::Client::new(stack).show()).await.unwrap();
+    let headers = seen.lock().unwrap().pop();
+    headers.expect("the layer saw the reply")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_asking_for_theaders_zlib_transform_sends_compressed_frames_and_reads_compressed_replies() {
+    // A proxy between client and server keeps the first frame the client sent.
+    let handle = start(Server::new()).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let proxy = listener.local_addr().unwrap();
+    let server = handle.local_addr();
+    let first_frame = tokio::spawn(async move {
+        let (mut from_client, _) = listener.accept().await.unwrap();
+        let mut to_server = TcpStream::connect(server).await.unwrap();
+        let frame = read_frame(&mut from_client).await;
+        to_server.write_all(&frame).await.unwrap();
+        let (mut a, mut b) = (from_client, to_server);
+        tokio::spawn(async move { tokio::io::copy_bidirectional(&mut a, &mut b).await });
+        frame
+    });
+    let config = ClientConfig::new(Transport::Header, ProtocolKind::Compact).with_header_zlib(true);
+    let client = hello_service::Client::new(within(Client::connect(proxy, config)).await.unwrap());
+    let name = "z".repeat(2000);
+    let reply = within(client.say_hello(HelloRequest { name: name.clone() })).await.unwrap();
+    assert_eq!(reply.message, format!("hello, {name}"), "the compressed reply read back");
+    let frame = within(first_frame).await.unwrap();
+    assert_eq!(frame[14..17], [2, 1, 1], "compact, one transform: zlib");
+    assert!(frame.len() < 200, "2,000 repeated bytes compress: the frame is {} bytes", frame.len());
+
+    // TTHeader has no transforms: the call fails to encode, saying so, and is not sent.
+    let config = ClientConfig::new(Transport::TTHeader, ProtocolKind::Binary).with_header_zlib(true);
+    let client = hello_client(&handle, config).await;
+    let e = within(client.say_hello(HelloRequest { name: "t".into() })).await.unwrap_err();
+    assert!(e.to_string().contains("no zlib transform"), "{e}");
+    assert_eq!(handle.metrics().requests, 1, "only the THeader call reached the server");
 }
 
 /// A THeader or TTHeader request frame written by hand.

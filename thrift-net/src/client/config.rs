@@ -53,6 +53,14 @@ pub struct ClientConfig {
     /// as far as the frame or message limit allows. Default: off.
     #[cfg(feature = "zlib")]
     pub zlib: bool,
+    /// Compress each call with THeader's zlib transform (transform 1: the payload of each
+    /// frame deflated, the frame's headers not), which the server's reply uses too (ours and
+    /// Apache's answer in kind). For [`Transport::Header`] and [`Transport::FramedHeader`]:
+    /// TTHeader has no transforms, so calls on other transports fail to encode with an
+    /// error that says so. Unlike [`zlib`](Self::zlib), the frames stay readable to
+    /// proxies. Default: off.
+    #[cfg(feature = "zlib")]
+    pub header_zlib: bool,
     /// Limits for reading replies; the frame (framed) or message (buffered) limit also
     /// bounds the calls sent. Default: Apache's.
     pub limits: Limits,
@@ -81,6 +89,8 @@ setters!(ClientConfig {
     with_tcp_keepalive => tcp_keepalive: [Option<Duration>],
     #[cfg(feature = "zlib")]
     with_zlib => zlib: [bool],
+    #[cfg(feature = "zlib")]
+    with_header_zlib => header_zlib: [bool],
     with_limits => limits: [Limits],
 });
 
@@ -95,6 +105,8 @@ impl Default for ClientConfig {
             tcp_keepalive: Some(Self::DEFAULT_TCP_KEEPALIVE),
             #[cfg(feature = "zlib")]
             zlib: false,
+            #[cfg(feature = "zlib")]
+            header_zlib: false,
             limits: Limits::default(),
         }
     }

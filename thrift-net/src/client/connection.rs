@@ -21,7 +21,7 @@ use crate::call_error::{is_at_capacity, is_shutting_down, CallSite};
 use crate::channel::{CallError, Reply};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
-use crate::header::ReplyCodec;
+use crate::header::{Headers, ReplyCodec};
 use crate::protocol::with_protocol;
 use crate::server::Peer;
 use crate::wire::{ProtocolKind, Transport};
@@ -286,7 +286,7 @@ impl Shared {
     /// Hands a reply to the call with its sequence id, after checking it names the call's
     /// method. An error when the stream can no longer be trusted: an unreadable envelope,
     /// or a sequence id no call was ever given.
-    fn deliver(&self, message: Bytes) -> Result<(), Closed> {
+    fn deliver(&self, Incoming { message, headers }: Incoming) -> Result<(), Closed> {
         let (name, kind, seqid) = {
             let mut r = Reader::from_bytes(&message).with_limits(self.config.limits);
             let header = with_protocol!(self.config.protocol, P => P::read_message_begin(&mut r));
@@ -332,7 +332,7 @@ impl Shared {
                     self.retire(io::ErrorKind::ConnectionAborted, notice);
                     Err(CallError::Application(exception, CallSite::default()))
                 }
-                None => Ok(reply),
+                None => Ok(reply.with_headers(headers)),
             },
         };
         // The caller may have given up a moment ago; then nobody wants it.
@@ -374,6 +374,24 @@ fn typed(e: &TransportError) -> Option<thrift_core::Error> {
 fn names_call(name: &str, pending: &Pending) -> bool {
     name == &*pending.method
         || name.strip_suffix(&*pending.method).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == &*pending.service)
+}
+
+/// A reply as its transport delivered it: the message, and its frame's headers.
+struct Incoming {
+    message: Bytes,
+    headers: Headers,
+}
+
+impl From<Bytes> for Incoming {
+    fn from(message: Bytes) -> Incoming {
+        Incoming { message, headers: Headers::new() }
+    }
+}
+
+impl From<(Bytes, Headers)> for Incoming {
+    fn from((message, headers): (Bytes, Headers)) -> Incoming {
+        Incoming { message, headers }
+    }
 }
 
 /// Starts the writer and reader tasks of a connection; returns the writer's queue.
@@ -467,14 +485,15 @@ async fn flush<W: AsyncWrite + Unpin>(out: &mut BufWriter<W>, acks: &mut Vec<one
 async fn read_replies<R, D>(mut rd: R, mut codec: D, shared: Arc<Shared>)
 where
     R: AsyncRead + Unpin,
-    D: Decoder<Item = Bytes, Error = TransportError>,
+    D: Decoder<Error = TransportError>,
+    D::Item: Into<Incoming>,
 {
     let mut buf = BytesMut::new();
     let closed = 'read: loop {
         loop {
             match codec.decode(&mut buf) {
                 Ok(Some(message)) => {
-                    if let Err(closed) = shared.deliver(message) {
+                    if let Err(closed) = shared.deliver(message.into()) {
                         // No call can be told which reply was its; nothing after it can be trusted.
                         break 'read closed;
                     }

@@ -450,7 +450,7 @@ impl Client {
                 flags: 0,
                 seqid,
                 protocol: config.protocol,
-                zlib: false,
+                zlib: header_zlib(config)?,
                 nested: config.transport == Transport::FramedHeader,
                 framed_payload: false,
                 headers: Headers::new(),
@@ -473,4 +473,21 @@ impl Drop for Forget<'_> {
     fn drop(&mut self) {
         self.shared.forget(self.seqid);
     }
+}
+
+/// Whether calls take THeader's zlib transform: [`ClientConfig::header_zlib`], refused where
+/// the transport has no such transform.
+#[cfg(feature = "zlib")]
+fn header_zlib(config: &ClientConfig) -> Result<bool, CallError> {
+    use crate::error::{Phase, TransportErrorKind};
+    if config.header_zlib && config.transport.header_format() != Some(crate::header::Format::THeader) {
+        let what = format!("{:?} has no zlib transform (header_zlib is THeader's)", config.transport);
+        return Err(TransportError::new(Phase::Encode, TransportErrorKind::Header(what)).into());
+    }
+    Ok(config.header_zlib)
+}
+
+#[cfg(not(feature = "zlib"))]
+fn header_zlib(_: &ClientConfig) -> Result<bool, CallError> {
+    Ok(false)
 }

@@ -5,6 +5,8 @@ use thrift_core::Limits;
 use tokio_util::codec::Decoder;
 
 use super::frame::{self, FrameInfo};
+#[cfg(feature = "client")]
+use super::Headers;
 use crate::error::TransportError;
 #[cfg(feature = "client")]
 use crate::error::{Phase, TransportErrorKind};
@@ -54,7 +56,7 @@ mod reply {
     use super::*;
 
     /// A client's reply reader: the payload of each frame, which must be in the protocol the
-    /// client speaks (its frame's headers are not kept).
+    /// client speaks, and the frame's headers.
     #[derive(Debug)]
     pub(crate) struct ReplyCodec {
         frames: HeaderCodec,
@@ -66,28 +68,29 @@ mod reply {
             ReplyCodec { frames: HeaderCodec::with_limits(limits), protocol }
         }
 
-        fn payload(&self, frame: Option<(FrameInfo, Bytes)>) -> Result<Option<Bytes>, TransportError> {
+        fn payload(&self, frame: Option<(FrameInfo, Bytes)>) -> Result<Option<(Bytes, Headers)>, TransportError> {
             let Some((info, payload)) = frame else { return Ok(None) };
-            let same =
-                |p: ProtocolKind| matches!(p, ProtocolKind::Compact) == matches!(self.protocol, ProtocolKind::Compact);
-            if !same(info.protocol) {
+            // Binary replies are read alike, whichever envelope the call was written with.
+            let strict = |p| if p == ProtocolKind::BinaryNonStrict { ProtocolKind::Binary } else { p };
+            if strict(info.protocol) != strict(self.protocol) {
                 let what = format!("a reply in the {:?} protocol to a call in {:?}", info.protocol, self.protocol);
                 return Err(TransportError::new(Phase::Header, TransportErrorKind::Header(what)));
             }
-            Ok(Some(payload))
+            Ok(Some((payload, info.headers)))
         }
     }
 
     impl Decoder for ReplyCodec {
-        type Item = Bytes;
+        /// A reply, and the headers its frame carried.
+        type Item = (Bytes, Headers);
         type Error = TransportError;
 
-        fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, TransportError> {
+        fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, TransportError> {
             let frame = self.frames.decode(src)?;
             self.payload(frame)
         }
 
-        fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, TransportError> {
+        fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, TransportError> {
             let frame = self.frames.decode_eof(src)?;
             self.payload(frame)
         }

@@ -89,16 +89,17 @@ fn protocol_id(protocol: ProtocolKind) -> u32 {
     match protocol {
         ProtocolKind::Compact => 2,
         ProtocolKind::Binary | ProtocolKind::BinaryNonStrict => 0,
-        // THeader's `T_JSON_PROTOCOL`; frames naming it are not read (`protocol_of`).
+        // THeader's `T_JSON_PROTOCOL` (fbthrift's too); TTHeader has no JSON.
         ProtocolKind::Json => 1,
     }
 }
 
-/// The protocol of a protocol id, in both formats.
-pub(crate) fn protocol_of(id: u32) -> Option<ProtocolKind> {
-    match id {
-        0 => Some(ProtocolKind::Binary),
-        2 => Some(ProtocolKind::Compact),
+/// The protocol a protocol id of `format` names.
+pub(crate) fn protocol_of(format: Format, id: u32) -> Option<ProtocolKind> {
+    match (format, id) {
+        (_, 0) => Some(ProtocolKind::Binary),
+        (_, 2) => Some(ProtocolKind::Compact),
+        (Format::THeader, 1) => Some(ProtocolKind::Json),
         _ => None,
     }
 }
@@ -141,8 +142,13 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
     }
     let mut section = Section { format, frame: &frame, end, at: FIXED_LEN };
     let id = section.int()?;
-    let protocol = protocol_of(id)
-        .ok_or_else(|| error(format, FIXED_LEN, format!("protocol id {id} is neither binary (0) nor compact (2)")))?;
+    let protocol = protocol_of(format, id).ok_or_else(|| {
+        let known = match format {
+            Format::THeader => "binary (0), JSON (1) nor compact (2)",
+            Format::TTHeader => "binary (0) nor compact (2)",
+        };
+        error(format, FIXED_LEN, format!("protocol id {id} is neither {known}"))
+    })?;
     let mut zlib = false;
     for _ in 0..section.int()? {
         let at = section.at;

@@ -96,6 +96,16 @@ fn frames_read_back_as_written() {
 }
 
 #[test]
+fn json_is_theaders_protocol_1_and_not_ttheaders() {
+    let sent = info(Format::THeader, ProtocolKind::Json, Headers::new());
+    let whole = frame(&sent, b"[1,\"m\",1,0,{}]");
+    assert_eq!(whole[10], 1, "protocol id");
+    assert_eq!(read(whole, &Limits::default()).unwrap().0.protocol, ProtocolKind::Json);
+    let tt = frame(&info(Format::TTHeader, ProtocolKind::Json, Headers::new()), b"[1,\"m\",1,0,{}]");
+    assert!(read_err(&tt).to_string().contains("protocol id 1 is neither binary (0) nor compact (2)"));
+}
+
+#[test]
 fn a_frame_inside_a_frame_reads_and_writes_the_same_way() {
     let sent = FrameInfo { nested: true, ..info(Format::THeader, ProtocolKind::Compact, Headers::new()) };
     let whole = write(&sent, &sent.headers, usize::MAX, 3, |b| b.put_slice(b"abc")).unwrap();
@@ -146,7 +156,7 @@ fn malformed_headers_are_errors_that_say_what() {
                 f[10] = 5; // protocol id 5
                 f
             },
-            "protocol id 5 is neither binary (0) nor compact (2)",
+            "protocol id 5 is neither binary (0), JSON (1) nor compact (2)",
         ),
         (
             {

@@ -1,6 +1,7 @@
 //! One request as a service receives it: the message, its envelope read, and the context it
 //! came in (peer, transport, protocol, headers, arrival, deadline).
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -36,6 +37,29 @@ pub struct Request {
     pub(super) limits: Limits,
     pub(super) peer: Peer,
     pub(super) arrived: Instant,
+    pub(super) reply_headers: ReplyHeaders,
+}
+
+/// The headers a handler sets for its reply's frame, through the `&Request` it is given.
+/// Boxed when there are any: most replies have none.
+#[derive(Debug, Default)]
+pub(super) struct ReplyHeaders(Mutex<Option<Box<Headers>>>);
+
+impl ReplyHeaders {
+    fn lock(&self) -> MutexGuard<'_, Option<Box<Headers>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The headers set so far.
+    pub(super) fn take(&self) -> Option<Box<Headers>> {
+        self.lock().take()
+    }
+}
+
+impl Clone for ReplyHeaders {
+    fn clone(&self) -> Self {
+        ReplyHeaders(Mutex::new(self.lock().clone()))
+    }
 }
 
 /// fbthrift's THeader key for the caller's timeout, in milliseconds.
@@ -92,6 +116,7 @@ impl Request {
             limits,
             peer: Peer::Local,
             arrived: Instant::now(),
+            reply_headers: ReplyHeaders::default(),
         })
     }
 
@@ -186,6 +211,27 @@ impl Request {
             Framing::Header(info) => &info.headers,
             _ => Headers::none(),
         }
+    }
+
+    /// Sets a header of the reply's frame, replacing an earlier value of `key`: what an
+    /// fbthrift or Kitex client, or ours ([`Reply::headers`](crate::Reply::headers)), reads
+    /// beside the result. Only THeader and TTHeader frames carry headers: on other
+    /// transports the reply goes without them.
+    ///
+    /// ```
+    /// # use bytes::Bytes;
+    /// # use thrift_core::{Binary, Limits, MessageHeader, MessageType};
+    /// # use thrift_net::codec::{Message, ProtocolKind};
+    /// # use thrift_net::server::Request;
+    /// # let header = MessageHeader { name: "ping", kind: MessageType::Call, seqid: 1 };
+    /// # let mut buf = Vec::new();
+    /// # Message::new(header, &0i32).encode::<Binary, _>(&mut buf);
+    /// # let request = Request::parse(Bytes::from(buf), ProtocolKind::Binary, true, Limits::default()).unwrap();
+    /// // In a handler that takes `#[thrift(context)] request: &Request`:
+    /// request.set_reply_header("biz-status", "0");
+    /// ```
+    pub fn set_reply_header(&self, key: impl Into<Bytes>, value: impl Into<Bytes>) {
+        self.reply_headers.lock().get_or_insert_with(Default::default).insert(key, value);
     }
 
     /// How the request was framed.

@@ -71,14 +71,17 @@ impl Request {
         let header = MessageHeader { name: self.method(), kind, seqid: self.seqid };
         let message = Message::new(header, body);
         // Framed as the request was: a header frame echoes the request's flags, sequence id,
-        // protocol and compression, without its headers.
-        let encoded = with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, Headers::none(), &self.limits));
+        // protocol and compression, with the headers the handler set rather than the request's.
+        let headers = self.reply_headers.take();
+        let headers = headers.as_deref().unwrap_or(Headers::none());
+        let encoded =
+            with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, headers, &self.limits));
         match encoded {
             Ok(bytes) => Response(Some(bytes)),
             // A reply beyond the limits (which the caller, with the same limits, would refuse
-            // and drop the connection for) is answered with what went wrong, so the caller
-            // hears of it now rather than at its timeout. (A reply frame carries no headers
-            // and compresses only when the request came compressed, so nothing else fails.)
+            // and drop the connection for), or with headers too long for its frame format, is
+            // answered with what went wrong, so the caller hears of it now rather than at its
+            // timeout.
             Err(e) if kind != MessageType::Exception => {
                 tracing::warn!(method = self.method(), seqid = self.seqid, %e, "the reply cannot be sent");
                 let message = format!("the reply of {} cannot be sent: {e}", self.method());
