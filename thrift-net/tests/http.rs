@@ -71,6 +71,40 @@ async fn calls_work_in_an_axum_app_beside_its_other_routes() {
     app.abort();
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn header_frames_ride_in_bodies_as_apaches_header_protocol_over_http_sends_them() {
+    let (base, app) = axum_app().await;
+    let url = format!("{base}/thrift");
+    for (transport, protocol) in [
+        (Transport::Header, ProtocolKind::Binary),
+        (Transport::Header, ProtocolKind::Compact),
+        (Transport::Header, ProtocolKind::Json),
+        (Transport::TTHeader, ProtocolKind::Binary),
+    ] {
+        let config = ClientConfig::new(transport, protocol).with_call_timeout(DEADLINE);
+        let hello = hello_service::Client::new(HttpClient::new(url.parse().unwrap(), config));
+        let reply = within(hello.say_hello(HelloRequest { name: "ada".into() })).await;
+        assert_eq!(reply.unwrap().message, "hello, ada", "{transport:?} {protocol:?}");
+        let err = within(hello.say_hello(HelloRequest::default())).await.unwrap_err();
+        assert!(err.to_string().contains("no name"), "{transport:?} {protocol:?}: {err}");
+    }
+    // The reply is a header frame too: THeader's magic after its length.
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: "x".into() } };
+    let call = encode_call(ProtocolKind::Binary, false, "sayHello", MessageType::Call, 3, &args);
+    let mut frame = Vec::new();
+    frame.extend_from_slice(&((10 + 4 + call.len()) as u32).to_be_bytes());
+    frame.extend_from_slice(&[0x0f, 0xff, 0, 0, 0, 0, 0, 3, 0, 1, 0, 0, 0, 0]);
+    frame.extend_from_slice(&call);
+    let addr = base.trim_start_matches("http://").to_string();
+    let answer = exchange(&addr, &post(&frame)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // One frame and something after it is not one frame.
+    frame.extend_from_slice(b"junk");
+    let answer = exchange(&addr, &post(&frame)).await;
+    assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("one whole header frame"), "{answer}");
+    app.abort();
+}
+
 /// Sends `request` on a new connection and answers the whole response.
 async fn exchange(addr: &str, request: &[u8]) -> String {
     let mut stream = within(TcpStream::connect(addr)).await.unwrap();
@@ -100,7 +134,7 @@ async fn what_is_not_a_thrift_call_gets_a_status_that_says_why() {
     let args = hello_service::SayHelloArgs { req: HelloRequest { name: "x".into() } };
     let framed = encode_call(ProtocolKind::Binary, true, "sayHello", MessageType::Call, 1, &args);
     let answer = exchange(&addr, &post(&framed)).await;
-    assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("one bare message"), "{answer}");
+    assert!(answer.starts_with("HTTP/1.1 400") && answer.contains("one bare message or one header frame"), "{answer}");
     // Beyond the message limit: refused without reading it all.
     let big = vec![0u8; 100_000];
     let small = HttpService::new(hello_service::Server::new(Greeter::default()))

@@ -105,15 +105,14 @@ pub enum TransportArg {
 impl TransportArg {
     /// The transport with `protocol`: Apache's header protocol puts its THeader frames
     /// straight on the socket over the buffered transport, and each inside a frame over the
-    /// framed one.
-    /// `None` for HTTP, which is not a transport of a socket. `zlib` is buffered, inside zlib.
-    pub fn transport(self, protocol: ProtocolArg) -> Option<Transport> {
+    /// framed one. Over HTTP, what each body holds: a bare message, or one THeader frame for
+    /// the header protocol. `zlib` is buffered, inside zlib.
+    pub fn transport(self, protocol: ProtocolArg) -> Transport {
         match (self, protocol.header()) {
-            (TransportArg::Buffered | TransportArg::Zlib, false) => Some(Transport::Buffered),
-            (TransportArg::Framed, false) => Some(Transport::Framed),
-            (TransportArg::Buffered | TransportArg::Zlib, true) => Some(Transport::Header),
-            (TransportArg::Framed, true) => Some(Transport::FramedHeader),
-            (TransportArg::Http, _) => None,
+            (TransportArg::Buffered | TransportArg::Zlib | TransportArg::Http, false) => Transport::Buffered,
+            (TransportArg::Framed, false) => Transport::Framed,
+            (TransportArg::Buffered | TransportArg::Zlib | TransportArg::Http, true) => Transport::Header,
+            (TransportArg::Framed, true) => Transport::FramedHeader,
         }
     }
 
@@ -334,7 +333,7 @@ async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, Stri
 /// line per check, and returns Apache's exit-code bitmask.
 pub async fn run_client(args: ClientArgs) -> u8 {
     let config = ClientConfig::default()
-        .with_transport(args.transport.transport(args.protocol).unwrap_or(Transport::Buffered))
+        .with_transport(args.transport.transport(args.protocol))
         .with_protocol(args.protocol.kind())
         .with_multiplexed(args.protocol.multiplexed())
         .with_call_timeout(CALL_TIMEOUT)
@@ -412,7 +411,7 @@ mod tests {
     fn ssl_and_zlib_as_apaches_runner_passes_them() {
         let args = ServerArgs::try_parse_from(["s", "--transport=zlib", "--zlib", "--ssl", "--port=1"]).unwrap();
         assert!(args.layers.ssl && args.layers.zlib && args.transport.zlib());
-        assert_eq!(args.transport.transport(args.protocol), Some(Transport::Buffered));
+        assert_eq!(args.transport.transport(args.protocol), Transport::Buffered);
         assert_eq!(args.layers.keys_dir, PathBuf::from(DEFAULT_KEYS_DIR));
         let args = ClientArgs::try_parse_from(["c", "--transport", "framed", "--zlib", "--keys-dir", "/k"]).unwrap();
         assert_eq!(args.layers.describe(args.transport), "framed+zlib");

@@ -1,8 +1,8 @@
 //! Apache's cross test, cell by cell: every protocol (binary, compact, multi, multic, the
 //! accelerated `accel`, `accelc`, `multia`, `multiac`, the header protocol's `header`,
-//! `multih`, and the JSON protocol's `json`, `multij`) × transport (buffered, framed, and HTTP over TCP) × socket (TCP, Unix domain
-//! socket); then Apache's TLS and zlib cells: binary, compact, multi,
-//! multic, json and multij × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
+//! `multih`, and the JSON protocol's `json`, `multij`) × transport (buffered, framed, and HTTP
+//! over TCP) × socket (TCP, Unix domain socket); then Apache's TLS and zlib cells: every
+//! protocol × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
 //! `--transport=zlib --zlib` over TCP, a Unix domain socket and TLS. Each with our client
 //! against our server, our client against Apache's Python test server, Apache's Python test
 //! client against our server, and the Python peers against each other. The Python peers are
@@ -25,9 +25,6 @@ use support::{
     TRANSPORTS,
 };
 
-/// The protocols of the TLS and zlib cells: the four wire protocols (the accelerated names
-/// are the same bytes, and Apache's runner lists them only for Python's own peers).
-const LAYER_PROTOCOLS: [&str; 6] = ["binary", "compact", "multi", "multic", "json", "multij"];
 /// The transports of the TLS cells (HTTPS is not among them).
 const LAYER_TRANSPORTS: [&str; 2] = ["buffered", "framed"];
 
@@ -69,18 +66,18 @@ fn all_cells() -> Vec<Cell> {
     let mut cells = Vec::new();
     for socket in ["tcp", "unix"] {
         for protocol in PROTOCOLS {
-            for transport in TRANSPORTS.into_iter().filter(|t| has_cell(socket, protocol, t)) {
+            for transport in TRANSPORTS.into_iter().filter(|t| has_cell(socket, t)) {
                 cells.push(Cell { socket, protocol, transport });
             }
         }
     }
-    for protocol in LAYER_PROTOCOLS {
+    for protocol in PROTOCOLS {
         for transport in LAYER_TRANSPORTS {
             cells.push(Cell { socket: "ssl", protocol, transport });
         }
     }
     for socket in ["tcp", "unix", "ssl"] {
-        for protocol in LAYER_PROTOCOLS {
+        for protocol in PROTOCOLS {
             cells.push(Cell { socket, protocol, transport: "zlib" });
         }
     }

@@ -444,19 +444,7 @@ impl Client {
         let config = self.config();
         let name = call_name(config.multiplexed, call.service(), call.method());
         let header = MessageHeader { name: &name, kind, seqid };
-        let framing = match config.transport.header_format() {
-            Some(format) => Framing::Header(Arc::new(FrameInfo {
-                format,
-                flags: 0,
-                seqid,
-                protocol: config.protocol,
-                zlib: header_zlib(config)?,
-                nested: config.transport == Transport::FramedHeader,
-                framed_payload: false,
-                headers: Headers::new(),
-            })),
-            None => Framing::plain(config.transport == Transport::Framed),
-        };
+        let framing = call_framing(config, seqid)?;
         // Within the limits: the server would refuse a larger message and drop the
         // connection, failing every call on it.
         Ok(call.encode(config.protocol, header, &framing, self.headers(), &config.limits)?)
@@ -473,6 +461,24 @@ impl Drop for Forget<'_> {
     fn drop(&mut self) {
         self.shared.forget(self.seqid);
     }
+}
+
+/// How a call with `seqid` is framed under `config`: bare, framed, or in a header frame of
+/// the transport's format (no headers of its own: those are the handle's).
+pub(crate) fn call_framing(config: &ClientConfig, seqid: i32) -> Result<Framing, CallError> {
+    Ok(match config.transport.header_format() {
+        Some(format) => Framing::Header(Arc::new(FrameInfo {
+            format,
+            flags: 0,
+            seqid,
+            protocol: config.protocol,
+            zlib: header_zlib(config)?,
+            nested: config.transport == Transport::FramedHeader,
+            framed_payload: false,
+            headers: Headers::new(),
+        })),
+        None => Framing::plain(config.transport == Transport::Framed),
+    })
 }
 
 /// Whether calls take THeader's zlib transform: [`ClientConfig::header_zlib`], refused where

@@ -4,20 +4,21 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::{header, Request, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use thrift_core::{ApplicationException, ApplicationExceptionKind, MessageHeader, MessageType};
+use tokio_util::codec::Decoder;
 
 use super::CONTENT_TYPE;
 use crate::channel::{Call, CallError, CallSite, Reply, ReplyFuture};
-use crate::client::ClientConfig;
+use crate::client::{call_framing, ClientConfig};
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::framing::Framing;
-use crate::header::Headers;
+use crate::header::{Headers, ReplyCodec};
 use crate::message::call_name;
 use crate::server::Peer;
 
@@ -26,7 +27,10 @@ use crate::server::Peer;
 /// to clone: clones share the pool.
 ///
 /// Of the [`ClientConfig`], the protocol, `multiplexed`, the call and connect timeouts and
-/// the limits apply (the transport is HTTP whatever `transport` says). A call that could not
+/// the limits apply, and the transport says what each body holds: one bare message, or, for
+/// [`Transport::Header`](crate::Transport::Header) and `TTHeader`, one header frame (as
+/// Apache's `THeaderProtocol` over `THttpClient` sends them; the reply's frame headers are
+/// [`Reply::headers`]). A call that could not
 /// be sent (no connection) fails with [`CallError::NotSent`]; an answer other than `200 OK`
 /// with [`CallError::Transport`] naming the status and the start of the body.
 ///
@@ -76,7 +80,11 @@ impl HttpClient {
         let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
         let name = call_name(self.config.multiplexed, call.service(), call.method());
         let header = MessageHeader { name: &name, kind, seqid };
-        let body = call.encode(self.config.protocol, header, &Framing::Bare, Headers::none(), &self.config.limits)?;
+        let framing = match self.config.transport.header_format() {
+            Some(_) => call_framing(&self.config, seqid)?,
+            None => Framing::Bare,
+        };
+        let body = call.encode(self.config.protocol, header, &framing, Headers::none(), &self.config.limits)?;
         let request = Request::post(self.uri.clone())
             .header(header::CONTENT_TYPE, CONTENT_TYPE)
             .header(header::ACCEPT, CONTENT_TYPE)
@@ -113,6 +121,16 @@ impl HttpClient {
 }
 
 impl HttpClient {
+    /// The reply inside a response body that must be one whole header frame.
+    fn unframe(&self, body: Bytes) -> Result<(Bytes, Headers), CallError> {
+        let mut buf = BytesMut::from(body);
+        let frame = ReplyCodec::new(self.config.protocol, &self.config.limits).decode_eof(&mut buf)?;
+        match frame {
+            Some(reply) if buf.is_empty() => Ok(reply),
+            _ => Err(self.error("the response body is not one header frame".into()).into()),
+        }
+    }
+
     /// Posts `call` and reads the reply from the response (`None` for a oneway message,
     /// once answered): what the [`tower::Service`](tower_service::Service) implementation
     /// does, without the `&mut self`.
@@ -128,8 +146,13 @@ impl HttpClient {
             return self.post(call, MessageType::Oneway).await.map(|_| None);
         }
         let (seqid, body) = self.post(call, MessageType::Call).await?;
-        let reply = Reply::parse(body, self.config.protocol, self.config.limits)
-            .map_err(|e| CallError::Protocol(e, CallSite::default()))?;
+        let (message, headers) = match self.config.transport.header_format() {
+            Some(_) => self.unframe(body)?,
+            None => (body, Headers::new()),
+        };
+        let reply = Reply::parse(message, self.config.protocol, self.config.limits)
+            .map_err(|e| CallError::Protocol(e, CallSite::default()))?
+            .with_headers(headers);
         if reply.seqid() != seqid {
             let message = format!("a reply with sequence id {} to call {seqid}", reply.seqid());
             let exception = ApplicationException::new(ApplicationExceptionKind::BadSequenceId, message);

@@ -4,10 +4,11 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::{header, Method, Request as HttpRequest, Response as HttpResponse, StatusCode};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
@@ -16,11 +17,13 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use thrift_core::{Limits, MessageType};
 use tokio::net::TcpListener;
+use tokio_util::codec::Decoder;
 use tracing::{debug, error, warn};
 
 use super::CONTENT_TYPE;
 use crate::detect::{detect, Detection};
 use crate::framing::Framing;
+use crate::header::{FrameInfo, HeaderCodec};
 use crate::panics::{panic_message, CatchUnwind};
 use crate::server::{ready_call, Peer, Request, ThriftService};
 use crate::wire::{Transport, Wire};
@@ -30,8 +33,9 @@ use crate::wire::{Transport, Wire};
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A Thrift [`ThriftService`] as a `tower::Service` of HTTP requests: `POST` bodies are calls in the
-/// binary, compact or JSON protocol (told from their first bytes), answered in kind. A oneway call
-/// is answered (`200`, empty) as soon as it is read, and run after.
+/// binary, compact or JSON protocol, bare or in one THeader or TTHeader frame (told from their
+/// first bytes), answered in kind. A oneway call is answered (`200`, empty) as soon as it is
+/// read, and run after.
 ///
 /// Anything else is answered with a status and a line of text: `405` for another method,
 /// `413` for a body beyond the message limit, `400` for a body that is not one Thrift
@@ -116,16 +120,23 @@ impl<S: ThriftService> HttpService<S> {
             }
             Err(e) => return text(StatusCode::BAD_REQUEST, format!("reading the body failed: {e}")),
         };
-        let protocol = match detect(&body, &self.limits) {
-            Ok(Detection::Found(Wire { transport: Transport::Buffered, protocol })) => protocol,
+        let (message, protocol, framing) = match detect(&body, &self.limits) {
+            Ok(Detection::Found(Wire { transport: Transport::Buffered, protocol })) => (body, protocol, Framing::Bare),
+            Ok(Detection::Found(Wire {
+                transport: Transport::Header | Transport::TTHeader | Transport::FramedHeader,
+                ..
+            })) => match header_frame(body, &self.limits) {
+                Ok((info, message)) => (message, info.protocol, Framing::Header(Arc::new(info))),
+                Err(why) => return text(StatusCode::BAD_REQUEST, why),
+            },
             Ok(Detection::Found(wire)) => {
-                let why = format!("a body must be one bare message, not {:?}", wire.transport);
+                let why = format!("a body must be one bare message or one header frame, not {:?}", wire.transport);
                 return text(StatusCode::BAD_REQUEST, why);
             }
             Ok(Detection::NeedMore(_)) => return text(StatusCode::BAD_REQUEST, "a body cut short".into()),
             Err(e) => return text(StatusCode::BAD_REQUEST, e.to_string()),
         };
-        let incoming = match Request::framed_as(body, protocol, Framing::Bare, self.limits) {
+        let incoming = match Request::framed_as(message, protocol, framing, self.limits) {
             Ok(incoming) => incoming.with_peer(peer),
             Err(e) => return text(StatusCode::BAD_REQUEST, format!("an undecodable envelope: {e}")),
         };
@@ -154,6 +165,17 @@ impl<S: ThriftService> HttpService<S> {
             }
         };
         thrift_response(reply.unwrap_or_default())
+    }
+}
+
+/// The one THeader or TTHeader frame a body holds (as Apache's `THeaderProtocol` over
+/// `THttpClient` posts them), read as a connection's frames are; the reply is framed alike.
+fn header_frame(body: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), String> {
+    let mut buf = BytesMut::from(body);
+    match HeaderCodec::with_limits(limits).decode_eof(&mut buf) {
+        Ok(Some(frame)) if buf.is_empty() => Ok(frame),
+        Ok(_) => Err("a body must be one whole header frame".into()),
+        Err(e) => Err(e.to_string()),
     }
 }
 

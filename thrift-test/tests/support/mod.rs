@@ -34,9 +34,9 @@ pub const PROTOCOLS: [&str; 12] = [
 pub const TRANSPORTS: [&str; 3] = ["buffered", "framed", "http"];
 
 /// Whether the cross test has the cell: HTTP runs over TCP only (Apache's Python programs
-/// take no socket path for it) and carries bare messages, not the header protocol's frames.
-pub fn has_cell(socket: &str, protocol: &str, transport: &str) -> bool {
-    transport != "http" || (socket == "tcp" && !matches!(protocol, "header" | "multih"))
+/// take no socket path for it).
+pub fn has_cell(socket: &str, transport: &str) -> bool {
+    transport != "http" || socket == "tcp"
 }
 
 /// Our server binary.
