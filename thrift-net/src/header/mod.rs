@@ -15,7 +15,7 @@ mod codec;
 mod frame;
 mod headers;
 
-#[cfg(feature = "server")]
+#[cfg(any(feature = "server", feature = "http"))]
 pub(crate) use codec::HeaderCodec;
 #[cfg(feature = "client")]
 pub(crate) use codec::ReplyCodec;
