@@ -1,8 +1,6 @@
 //! How one message is put on the wire: bare (buffered), after its length (framed), or in a
 //! THeader or TTHeader frame. A server answers each request framed as it came.
 
-use std::sync::Arc;
-
 use bytes::{Bytes, BytesMut};
 use thrift_core::Limits;
 
@@ -18,7 +16,7 @@ use crate::wire::{ProtocolKind, Transport};
 pub(crate) enum Framing {
     Bare,
     Framed,
-    Header(Arc<FrameInfo>),
+    Header(FrameInfo),
 }
 
 impl Framing {
@@ -48,6 +46,35 @@ impl Framing {
         match self {
             Framing::Header(info) => Some(info.protocol),
             _ => None,
+        }
+    }
+
+    /// The same framing without the headers a header frame brought, which answering it
+    /// does not need: a copy that allocates nothing.
+    #[cfg(feature = "server")]
+    pub fn without_headers(&self) -> Framing {
+        match self {
+            Framing::Bare => Framing::Bare,
+            Framing::Framed => Framing::Framed,
+            &Framing::Header(FrameInfo {
+                format,
+                flags,
+                seqid,
+                protocol,
+                zlib,
+                nested,
+                framed_payload,
+                headers: _,
+            }) => Framing::Header(FrameInfo {
+                format,
+                flags,
+                seqid,
+                protocol,
+                zlib,
+                nested,
+                framed_payload,
+                headers: Headers::new(),
+            }),
         }
     }
 

@@ -467,7 +467,7 @@ impl Drop for Forget<'_> {
 /// the transport's format (no headers of its own: those are the handle's).
 pub(crate) fn call_framing(config: &ClientConfig, seqid: i32) -> Result<Framing, CallError> {
     Ok(match config.transport.header_format() {
-        Some(format) => Framing::Header(Arc::new(FrameInfo {
+        Some(format) => Framing::Header(FrameInfo {
             format,
             flags: 0,
             seqid,
@@ -476,7 +476,7 @@ pub(crate) fn call_framing(config: &ClientConfig, seqid: i32) -> Result<Framing,
             nested: config.transport == Transport::FramedHeader,
             framed_payload: false,
             headers: Headers::new(),
-        })),
+        }),
         None => Framing::plain(config.transport == Transport::Framed),
     })
 }

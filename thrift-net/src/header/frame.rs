@@ -332,36 +332,33 @@ fn write_frame(
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
     let outer = if info.nested { 4 } else { 0 };
-    // Room for the section: each header's bytes and at most 6 of lengths, ids and counts.
-    let section_room = 16
-        + headers.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>()
-        + headers.iter_int().map(|(_, v)| v.len() + 6).sum::<usize>();
-    let mut buf = BytesMut::with_capacity(outer + 4 + FIXED_LEN + section_room + payload_len);
-    // The lengths are written once the section's is known.
-    buf.put_bytes(0, outer + 4);
-    buf.put_u16(info.format.magic());
-    buf.put_u16(info.flags);
-    buf.put_i32(info.seqid);
-    buf.put_u16(0);
-    let start = buf.len();
-    write_section(info, headers, &mut buf)?;
-    buf.put_bytes(0, (buf.len() - start).next_multiple_of(4) - (buf.len() - start));
-    let words = (buf.len() - start) / 4;
-    if words > usize::from(u16::MAX) {
+    // The section is measured by writing it to a counter, so every length is known before
+    // anything is written, and the buffer is of the frame's exact size: freezing it into
+    // `Bytes` allocates nothing more.
+    let mut measured = SectionLen(0);
+    write_section(info, headers, &mut measured)?;
+    let words = measured.0.div_ceil(4);
+    let Ok(words_u16) = u16::try_from(words) else {
         return Err(error(info.format, 0, "the header section too long for the format".into()));
-    }
-    buf[start - 2..start].copy_from_slice(&(words as u16).to_be_bytes());
+    };
     let len = FIXED_LEN + words * 4 + payload_len;
     // Nested, the outer frame holds this one's length too.
     if outer + len > max_frame_len {
         return Err(frame_too_large(outer + len, max_frame_len));
     }
-    write_payload(&mut buf);
-    debug_assert_eq!(len, buf.len() - outer - 4);
+    let mut buf = BytesMut::with_capacity(outer + 4 + len);
     if info.nested {
-        buf[..4].copy_from_slice(&(len as u32 + 4).to_be_bytes());
+        buf.put_u32(len as u32 + 4);
     }
-    buf[outer..outer + 4].copy_from_slice(&(len as u32).to_be_bytes());
+    buf.put_u32(len as u32);
+    buf.put_u16(info.format.magic());
+    buf.put_u16(info.flags);
+    buf.put_i32(info.seqid);
+    buf.put_u16(words_u16);
+    write_section(info, headers, &mut buf)?;
+    buf.put_bytes(0, words * 4 - measured.0);
+    write_payload(&mut buf);
+    debug_assert_eq!(buf.len(), outer + 4 + len);
     Ok(buf.freeze())
 }
 
@@ -369,18 +366,52 @@ fn frame_too_large(len: usize, max: usize) -> TransportError {
     TransportError::new(Phase::Encode, TransportErrorKind::FrameTooLarge { len: len as u64, max })
 }
 
+/// Where a header section is written: a frame's buffer, or a [`SectionLen`] that measures it.
+trait SectionOut {
+    fn write_u8(&mut self, b: u8);
+    fn write_u16(&mut self, v: u16);
+    fn write_slice(&mut self, bytes: &[u8]);
+}
+
+impl SectionOut for BytesMut {
+    fn write_u8(&mut self, b: u8) {
+        BufMut::put_u8(self, b)
+    }
+    fn write_u16(&mut self, v: u16) {
+        BufMut::put_u16(self, v)
+    }
+    fn write_slice(&mut self, bytes: &[u8]) {
+        BufMut::put_slice(self, bytes)
+    }
+}
+
+/// The length of what would be written.
+struct SectionLen(usize);
+
+impl SectionOut for SectionLen {
+    fn write_u8(&mut self, _: u8) {
+        self.0 += 1;
+    }
+    fn write_u16(&mut self, _: u16) {
+        self.0 += 2;
+    }
+    fn write_slice(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
 /// Writes the header section of `info` and `headers`, unpadded.
-fn write_section(info: &FrameInfo, headers: &Headers, out: &mut BytesMut) -> Result<(), TransportError> {
+fn write_section<O: SectionOut>(info: &FrameInfo, headers: &Headers, out: &mut O) -> Result<(), TransportError> {
     let format = info.format;
     let too_long = |what: &str| error(format, 0, format!("{what} too long for the format"));
-    let put_int = |out: &mut BytesMut, v: u32| match format {
+    let put_int = |out: &mut O, v: u32| match format {
         Format::THeader => put_varint(out, v),
-        Format::TTHeader => out.put_u8(v as u8),
+        Format::TTHeader => out.write_u8(v as u8),
     };
-    let put_len = |out: &mut BytesMut, len: usize| -> Result<(), TransportError> {
+    let put_len = |out: &mut O, len: usize| -> Result<(), TransportError> {
         match format {
             Format::THeader => put_varint(out, u32::try_from(len).map_err(|_| too_long("a header"))?),
-            Format::TTHeader => out.put_u16(u16::try_from(len).map_err(|_| too_long("a header or header count"))?),
+            Format::TTHeader => out.write_u16(u16::try_from(len).map_err(|_| too_long("a header or header count"))?),
         }
         Ok(())
     };
@@ -397,37 +428,37 @@ fn write_section(info: &FrameInfo, headers: &Headers, out: &mut BytesMut) -> Res
         put_len(out, count)?;
         for (k, v) in strings() {
             put_len(out, k.len())?;
-            out.put_slice(k);
+            out.write_slice(k);
             put_len(out, v.len())?;
-            out.put_slice(v);
+            out.write_slice(v);
         }
     }
     if format == Format::TTHeader {
         let count = headers.iter_int().count();
         if count > 0 {
-            out.put_u8(INFO_INT_KEY_VALUE as u8);
+            out.write_u8(INFO_INT_KEY_VALUE as u8);
             put_len(out, count)?;
             for (k, v) in headers.iter_int() {
-                out.put_u16(k);
+                out.write_u16(k);
                 put_len(out, v.len())?;
-                out.put_slice(v);
+                out.write_slice(v);
             }
         }
         if let Some(token) = headers.get_bytes(ACL_TOKEN_KEY.as_bytes()) {
-            out.put_u8(INFO_ACL_TOKEN as u8);
+            out.write_u8(INFO_ACL_TOKEN as u8);
             put_len(out, token.len())?;
-            out.put_slice(token);
+            out.write_slice(token);
         }
     }
     Ok(())
 }
 
-fn put_varint(out: &mut BytesMut, mut v: u32) {
+fn put_varint(out: &mut impl SectionOut, mut v: u32) {
     while v >= 0x80 {
-        out.put_u8(v as u8 | 0x80);
+        out.write_u8(v as u8 | 0x80);
         v >>= 7;
     }
-    out.put_u8(v as u8);
+    out.write_u8(v as u8);
 }
 
 #[cfg(feature = "zlib")]

@@ -4,7 +4,6 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -126,7 +125,7 @@ impl<S: ThriftService> HttpService<S> {
                 transport: Transport::Header | Transport::TTHeader | Transport::FramedHeader,
                 ..
             })) => match header_frame(body, &self.limits) {
-                Ok((info, message)) => (message, info.protocol, Framing::Header(Arc::new(info))),
+                Ok((info, message)) => (message, info.protocol, Framing::Header(info)),
                 Err(why) => return text(StatusCode::BAD_REQUEST, why),
             },
             Ok(Detection::Found(wire)) => {

@@ -1,8 +1,6 @@
 //! The request codec for a connection's detected wire: framed (either protocol; the frame
 //! says where a message ends), buffered in its protocol, or THeader/TTHeader frames.
 
-use std::sync::Arc;
-
 use bytes::{Bytes, BytesMut};
 use thrift_core::{Binary, Compact, Limits};
 use tokio_util::codec::Decoder;
@@ -53,7 +51,7 @@ impl Decoder for WireCodec {
             WireCodec::BufferedCompact(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedBinary(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedJson(c) => c.decode(src)?.map(|m| (m, Framing::Bare)),
-            WireCodec::Header(c) => c.decode(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info)))),
+            WireCodec::Header(c) => c.decode(src)?.map(|(info, message)| (message, Framing::Header(info))),
         })
     }
 
@@ -63,9 +61,7 @@ impl Decoder for WireCodec {
             WireCodec::BufferedCompact(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedBinary(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
             WireCodec::BufferedJson(c) => c.decode_eof(src)?.map(|m| (m, Framing::Bare)),
-            WireCodec::Header(c) => {
-                c.decode_eof(src)?.map(|(info, message)| (message, Framing::Header(Arc::new(info))))
-            }
+            WireCodec::Header(c) => c.decode_eof(src)?.map(|(info, message)| (message, Framing::Header(info))),
         })
     }
 }

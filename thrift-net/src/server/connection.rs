@@ -592,8 +592,8 @@ struct Handling<S> {
 impl<S: ThriftService> Handling<S> {
     async fn run(mut self, incoming: Request) {
         let shared = &self.shared;
-        // Cheap (a shared buffer and a few fields): kept to answer for a panicking handler.
-        let request = incoming.clone();
+        // Kept to answer for a handler that times out or panics.
+        let request = incoming.answering_copy();
         #[cfg(feature = "metrics")]
         let _timer = super::export::time(&shared.counters, request.method());
         // A oneway request's sender does not wait for it: its leaving cancels nothing.

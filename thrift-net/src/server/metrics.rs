@@ -212,7 +212,7 @@ mod tests {
             let mut headers = Headers::new();
             headers.insert("k", "v");
             let info = FrameInfo { format, flags: 1, seqid: 1, protocol, zlib: false, nested, framed_payload, headers };
-            Framing::Header(std::sync::Arc::new(info))
+            Framing::Header(info)
         };
         vec![
             Framing::Bare,

@@ -120,6 +120,18 @@ impl Request {
         })
     }
 
+    /// A copy to answer this request with when its handler does not (a timeout, a panic):
+    /// everything but its headers, which answering does not read, so nothing is allocated.
+    pub(super) fn answering_copy(&self) -> Request {
+        Request {
+            message: self.message.clone(),
+            framing: self.framing.without_headers(),
+            peer: self.peer.clone(),
+            reply_headers: ReplyHeaders::default(),
+            ..*self
+        }
+    }
+
     /// The same request, from `peer`.
     pub fn with_peer(mut self, peer: Peer) -> Self {
         self.peer = peer;
