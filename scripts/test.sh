@@ -21,7 +21,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 for features in "" derive idl proptest; do
   cargo clippy -q -p thrift-core --no-default-features --features "$features" -- -D warnings
 done
-for features in "" server client pool zlib http tls metrics "server,metrics" "pool,metrics" "server,tls,zlib" "client,tls,zlib"; do
+for features in "" server client pool zlib http tls https "http,tls" metrics "server,metrics" "pool,metrics" "server,tls,zlib" "client,tls,zlib"; do
   cargo clippy -q -p thrift-net --no-default-features --features "$features" -- -D warnings
 done
 

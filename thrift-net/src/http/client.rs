@@ -8,7 +8,7 @@ use bytes::{Bytes, BytesMut};
 use http::{header, Request, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::{Client, ResponseFuture};
 use hyper_util::rt::TokioExecutor;
 use thrift_core::{ApplicationException, ApplicationExceptionKind, MessageHeader, MessageType};
 use tokio_util::codec::Decoder;
@@ -44,7 +44,7 @@ use crate::server::Peer;
 /// ```
 #[derive(Clone, Debug)]
 pub struct HttpClient {
-    client: Client<HttpConnector, Full<Bytes>>,
+    connections: Connections,
     uri: Uri,
     /// The URL, as errors and replies name it.
     peer: Peer,
@@ -52,18 +52,89 @@ pub struct HttpClient {
     seqid: Arc<AtomicI32>,
 }
 
+/// hyper's pool of connections: plain TCP, or TLS on rustls.
+#[derive(Clone, Debug)]
+enum Connections {
+    Plain(Client<HttpConnector, Full<Bytes>>),
+    #[cfg(feature = "https")]
+    Tls(Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>),
+}
+
+impl Connections {
+    fn request(&self, request: Request<Full<Bytes>>) -> ResponseFuture {
+        match self {
+            Connections::Plain(client) => client.request(request),
+            #[cfg(feature = "https")]
+            Connections::Tls(client) => client.request(request),
+        }
+    }
+}
+
+fn connector(config: &ClientConfig) -> HttpConnector {
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_connect_timeout(config.connect_timeout);
+    connector
+}
+
 impl HttpClient {
-    /// A client posting to `uri` (`http://host:port/path`).
+    /// A client posting to `uri` (`http://host:port/path`). An `https` URL needs
+    /// [`HttpClient::with_tls`] (feature `https`): its calls fail with
+    /// [`CallError::NotSent`] saying so.
     ///
     /// # Panics
     /// When a call is made outside a tokio runtime.
     pub fn new(uri: Uri, config: ClientConfig) -> Self {
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        connector.set_connect_timeout(config.connect_timeout);
-        let client = Client::builder(TokioExecutor::new()).build(connector);
+        let client = Client::builder(TokioExecutor::new()).build(connector(&config));
+        HttpClient::over(Connections::Plain(client), uri, config)
+    }
+
+    /// A client posting to `uri` over TLS (`https://host:port/path`; an `http` URL is
+    /// posted to in the clear), trusting whom `tls` trusts: build it with
+    /// [`tls::client_config`](crate::tls::client_config), or by hand. The server's name is
+    /// the URL's host.
+    ///
+    /// ```no_run
+    /// use thrift_net::http::HttpClient;
+    /// use thrift_net::{tls, ClientConfig};
+    ///
+    /// let tls = tls::client_config("ca.pem", None)?;
+    /// let channel = HttpClient::with_tls("https://localhost:8443/thrift".parse()?, ClientConfig::default(), tls);
+    /// # let _ = channel;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    /// When a call is made outside a tokio runtime.
+    #[cfg(feature = "https")]
+    pub fn with_tls(uri: Uri, config: ClientConfig, tls: Arc<crate::tls::rustls::ClientConfig>) -> Self {
+        let mut plain = connector(&config);
+        // The TLS connector below takes `https` URLs; the TCP one must let them through.
+        plain.enforce_http(false);
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(Arc::unwrap_or_clone(tls))
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(plain);
+        let client = Client::builder(TokioExecutor::new()).build(https);
+        HttpClient::over(Connections::Tls(client), uri, config)
+    }
+
+    fn over(connections: Connections, uri: Uri, config: ClientConfig) -> Self {
         let peer = Peer::Http(uri.to_string().into());
-        HttpClient { client, uri, peer, config, seqid: Arc::new(AtomicI32::new(1)) }
+        HttpClient { connections, uri, peer, config, seqid: Arc::new(AtomicI32::new(1)) }
+    }
+
+    /// Why a call cannot be sent at all: an `https` URL without TLS.
+    fn refusal(&self) -> Option<CallError> {
+        let plain = matches!(self.connections, Connections::Plain(_));
+        let what = if cfg!(feature = "https") {
+            "an https URL needs HttpClient::with_tls"
+        } else {
+            "an https URL needs thrift-net's `https` feature and HttpClient::with_tls"
+        };
+        (plain && self.uri.scheme() == Some(&http::uri::Scheme::HTTPS))
+            .then(|| CallError::NotSent(self.error(what.into()), CallSite::default()))
     }
 
     /// The URL calls go to.
@@ -77,6 +148,9 @@ impl HttpClient {
 
     /// Posts one message and answers the response body (`None` for a oneway's).
     async fn post(&self, call: &Call, kind: MessageType) -> Result<(i32, Bytes), CallError> {
+        if let Some(refused) = self.refusal() {
+            return Err(refused);
+        }
         let seqid = self.seqid.fetch_add(1, Ordering::Relaxed);
         let name = call_name(self.config.multiplexed, call.service(), call.method());
         let header = MessageHeader { name: &name, kind, seqid };
@@ -91,8 +165,8 @@ impl HttpClient {
             .body(Full::new(body))
             .map_err(|e| CallError::NotSent(self.error(e.to_string()), CallSite::default()))?;
         let exchange = async {
-            let response = self.client.request(request).await.map_err(|e| {
-                let error = self.error(format!("{e}"));
+            let response = self.connections.request(request).await.map_err(|e| {
+                let error = self.error(with_causes(&e));
                 if e.is_connect() {
                     CallError::NotSent(error, CallSite::default())
                 } else {
@@ -160,6 +234,19 @@ impl HttpClient {
         }
         Ok(Some(reply.with_peer(self.peer.clone())))
     }
+}
+
+/// `error` and what caused it, down the chain: hyper's own Display says only "client error
+/// (Connect)", and the cause (refused, a certificate not trusted) is below.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
 }
 
 impl tower_service::Service<Call> for HttpClient {

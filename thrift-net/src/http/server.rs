@@ -15,7 +15,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use thrift_core::{Limits, MessageType};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Decoder;
 use tracing::{debug, error, warn};
 
@@ -255,6 +256,85 @@ pub async fn serve_http<S: ThriftService>(
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) {
+    serve_connections(listener, service, shutdown, grace, |stream| std::future::ready(Ok(stream))).await
+}
+
+/// Serves `service` over HTTPS (HTTP/1.1 on TLS) on `listener`, as [`serve_http`] does over
+/// plain HTTP: what Apache's `THttpServer` does with a certificate. `tls` is a
+/// [`TlsAcceptor`](crate::tls::TlsAcceptor) or an `Arc<rustls::ServerConfig>`
+/// ([`tls::server_config`](crate::tls::server_config) builds one from PEM files, with client
+/// certificates required when given a CA).
+///
+/// Each handshake runs in its connection's task and must finish within
+/// [`TLS_HANDSHAKE_TIMEOUT`]: a peer that stalls it holds one task and one socket for that
+/// long, and delays nothing else.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use thrift_net::http::{serve_https, HttpService};
+/// use thrift_net::{service, tls};
+///
+/// #[service(name = "Echo")]
+/// trait Echo {
+///     async fn echo(&self, #[thrift(id = 1)] s: String) -> String;
+/// }
+/// struct Parrot;
+/// impl Echo for Parrot {
+///     async fn echo(&self, s: String) -> String { s }
+/// }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8443").await?;
+/// let tls = tls::server_config("server.crt", "server.key", None)?;
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// # let _ = stop;
+/// let shutdown = async {
+///     let _ = stopped.await;
+/// };
+/// serve_https(listener, tls, HttpService::new(echo::Server::new(Parrot)), shutdown, Duration::from_secs(5)).await;
+/// # Ok(()) }
+/// ```
+#[cfg(feature = "https")]
+pub async fn serve_https<S: ThriftService>(
+    listener: TcpListener,
+    tls: impl Into<crate::tls::TlsAcceptor>,
+    service: HttpService<S>,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) {
+    let acceptor = tls.into();
+    let handshake = move |stream| {
+        let accepting = acceptor.accept(stream);
+        async move {
+            match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, accepting).await {
+                Ok(done) => done,
+                Err(_) => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "TLS handshake timed out")),
+            }
+        }
+    };
+    serve_connections(listener, service, shutdown, grace, handshake).await
+}
+
+/// How long [`serve_https`] waits for a connection's TLS handshake, as the
+/// [`Server`](crate::Server) does by default.
+#[cfg(feature = "https")]
+pub const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The accept loop of [`serve_http`] and [`serve_https`]: each accepted stream is opened
+/// (`open`: nothing, or a TLS handshake) in its own task, then served, watched for the
+/// graceful shutdown.
+async fn serve_connections<S, Open, Opening, Io>(
+    listener: TcpListener,
+    service: HttpService<S>,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+    open: Open,
+) where
+    S: ThriftService,
+    Open: Fn(TcpStream) -> Opening,
+    Opening: Future<Output = std::io::Result<Io>> + Send + 'static,
+    Io: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let graceful = GracefulShutdown::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
@@ -276,13 +356,15 @@ pub async fn serve_http<S: ThriftService>(
             },
         };
         let _ = stream.set_nodelay(true);
-        let connection = builder.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(service.clone().with_peer(Peer::Tcp(peer))),
-        );
-        let connection = graceful.watch(connection);
+        let opening = open(stream);
+        let service = TowerToHyperService::new(service.clone().with_peer(Peer::Tcp(peer)));
+        let (builder, watcher) = (builder.clone(), graceful.watcher());
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
+            let io = match opening.await {
+                Ok(io) => io,
+                Err(e) => return debug!(%peer, %e, "connection not opened"),
+            };
+            if let Err(e) = watcher.watch(builder.serve_connection(TokioIo::new(io), service)).await {
                 debug!(%peer, %e, "HTTP connection failed");
             }
         });

@@ -122,6 +122,7 @@ impl Request {
 
     /// A copy to answer this request with when its handler does not (a timeout, a panic):
     /// everything but its headers, which answering does not read, so nothing is allocated.
+    #[cfg(feature = "server")]
     pub(super) fn answering_copy(&self) -> Request {
         Request {
             message: self.message.clone(),
