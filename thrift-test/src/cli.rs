@@ -4,13 +4,14 @@
 
 use std::io::{self, Write};
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use std::future::Future;
 
-use thrift_net::http::{serve_http, HttpClient, HttpService};
+use thrift_net::http::{serve_http, serve_https, HttpClient, HttpService};
 use thrift_net::{tls, Channel, Client, ClientConfig, Multiplexed, ProtocolKind, Server, ThriftService, Transport};
 use tokio::signal::unix::{signal, SignalKind};
 
@@ -271,15 +272,20 @@ async fn serve_until<S: ThriftService>(
     };
     let layers = &args.layers;
     if args.transport == TransportArg::Http {
-        if layers.ssl || layers.zlib {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes neither --ssl nor --zlib"));
+        if layers.zlib {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes no --zlib"));
         }
         if args.domain_socket.is_some() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "--transport http takes a port, not a socket"));
         }
         let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
         announce(&listener.local_addr()?)?;
-        serve_http(listener, HttpService::new(service), stopped, SHUTDOWN_GRACE).await;
+        let service = HttpService::new(service);
+        if layers.ssl {
+            serve_https(listener, server_tls(layers)?, service, stopped, SHUTDOWN_GRACE).await;
+        } else {
+            serve_http(listener, service, stopped, SHUTDOWN_GRACE).await;
+        }
         return Ok(());
     }
     let server = Server::builder().zlib(layers.zlib(args.transport)).build();
@@ -298,9 +304,7 @@ async fn serve_until<S: ThriftService>(
         None => {
             let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
             let handle = if layers.ssl {
-                let tls = tls::server_config(layers.key("server.crt"), layers.key("server.key"), None)
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-                server.bind_tls(addr, tls, service).await?
+                server.bind_tls(addr, server_tls(layers)?, service).await?
             } else {
                 server.bind(addr, service).await?
             };
@@ -312,6 +316,17 @@ async fn serve_until<S: ThriftService>(
     }
 }
 
+/// The server's TLS under `--ssl`: `server.crt` with `server.key`.
+fn server_tls(layers: &Layers) -> io::Result<Arc<tls::rustls::ServerConfig>> {
+    tls::server_config(layers.key("server.crt"), layers.key("server.key"), None)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+}
+
+/// The client's TLS under `--ssl`: trusting `CA.pem`.
+fn client_tls(layers: &Layers) -> Result<Arc<tls::rustls::ClientConfig>, String> {
+    tls::client_config(layers.key("CA.pem"), None).map_err(|e| e.to_string())
+}
+
 /// Connects as `args` say: TCP or a Unix domain socket, TLS when `--ssl` (trusting
 /// `CA.pem`, for the name `--host`).
 async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, String> {
@@ -319,8 +334,7 @@ async fn connect(args: &ClientArgs, config: ClientConfig) -> Result<Client, Stri
         Some(path) if args.layers.ssl => Err(format!("--ssl over --domain-socket {}", path.display())),
         Some(path) => Client::connect_unix(path, config).await.map_err(|e| e.to_string()),
         None if args.layers.ssl => {
-            let ca: &Path = &args.layers.key("CA.pem");
-            let tls = tls::client_config(ca, None).map_err(|e| e.to_string())?;
+            let tls = client_tls(&args.layers)?;
             Client::connect_tls((args.host.as_str(), args.port), &args.host, tls, config)
                 .await
                 .map_err(|e| e.to_string())
@@ -349,12 +363,23 @@ pub async fn run_client(args: ClientArgs) -> u8 {
             args.layers.describe(args.transport)
         );
         let outcome = if args.transport == TransportArg::Http {
-            let url = format!("http://{}:{}/", args.host, args.port);
+            let scheme = if args.layers.ssl { "https" } else { "http" };
+            let url = format!("{scheme}://{}:{}/", args.host, args.port);
             let Ok(uri) = url.parse() else {
                 println!("not a URL: {url}");
                 return code | UNKNOWN;
             };
-            let client = HttpClient::new(uri, config.clone());
+            let client = if args.layers.ssl {
+                match client_tls(&args.layers) {
+                    Ok(tls) => HttpClient::with_tls(uri, config.clone(), tls),
+                    Err(e) => {
+                        println!("TLS setup failed: {e}");
+                        return code | UNKNOWN;
+                    }
+                }
+            } else {
+                HttpClient::new(uri, config.clone())
+            };
             run_checks(client.clone(), client, args.protocol).await
         } else {
             let client = match connect(&args, config.clone()).await {

@@ -2,7 +2,7 @@
 //! accelerated `accel`, `accelc`, `multia`, `multiac`, the header protocol's `header`,
 //! `multih`, and the JSON protocol's `json`, `multij`) × transport (buffered, framed, and HTTP
 //! over TCP) × socket (TCP, Unix domain socket); then Apache's TLS and zlib cells: every
-//! protocol × buffered and framed over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
+//! protocol × buffered, framed and HTTP over TLS (`--ssl`, Apache's `ip-ssl` socket), and ×
 //! `--transport=zlib --zlib` over TCP, a Unix domain socket and TLS. Each with our client
 //! against our server, our client against Apache's Python test server, Apache's Python test
 //! client against our server, and the Python peers against each other. The Python peers are
@@ -25,8 +25,9 @@ use support::{
     TRANSPORTS,
 };
 
-/// The transports of the TLS cells (HTTPS is not among them).
-const LAYER_TRANSPORTS: [&str; 2] = ["buffered", "framed"];
+/// The transports of the TLS cells: HTTPS too (Apache's `THttpServer` with a certificate,
+/// and `THttpClient` on an `https` URL).
+const LAYER_TRANSPORTS: [&str; 3] = ["buffered", "framed", "http"];
 
 /// One cell of the matrix: `socket` is `tcp`, `unix` or `ssl` (TLS over TCP).
 #[derive(Clone, Copy)]
@@ -84,16 +85,32 @@ fn all_cells() -> Vec<Cell> {
     cells
 }
 
-/// Runs every cell with a fresh server from `server` and the client from `client`, and
-/// fails with a table of the cells when any did not pass.
+/// Whether Apache's Python server can serve `cell`: not HTTPS. Its `THttpServer` wraps its
+/// socket with `ssl.create_default_context()`, a client-side context, so every handshake
+/// fails (Apache's own matrix lists each `*-py3_*_http-ip-ssl` cell among its known failures,
+/// in `test/known_failures_Linux.json`).
+fn python_serves(cell: &Cell) -> bool {
+    !(cell.socket == "ssl" && cell.transport == "http")
+}
+
+/// Runs every cell (that `runs` takes) with a fresh server from `server` and the client from
+/// `client`, and fails with a table of the cells when any did not pass.
 fn run_cells(
     pairing: &str,
     server: impl Fn() -> Result<Server, String> + Sync,
     client: impl Fn() -> Result<Command, String> + Sync,
     poke_server: bool,
+    runs: fn(&Cell) -> bool,
 ) {
+    let (cells, left_out): (Vec<Cell>, Vec<Cell>) = cells().into_iter().partition(runs);
+    if !left_out.is_empty() {
+        println!(
+            "{pairing}: {} cells not run, that Apache's Python server cannot serve (HTTPS: see python_serves)",
+            left_out.len()
+        );
+    }
     let name = |cell: &Cell| format!("{:>4} {:>7} {:>8}", cell.socket, cell.protocol, cell.transport);
-    run_matrix(pairing, &cells(), 1, name, |cell, name| {
+    run_matrix(pairing, &cells, 1, name, |cell, name| {
         let Cell { socket, protocol, transport } = *cell;
         let layers = cell.layer_args();
         let mut server = server()?;
@@ -117,19 +134,19 @@ fn apache() -> ApachePython {
 
 #[test]
 fn rust_client_against_rust_server() {
-    run_cells("rust -> rust  ", || Ok(our_server()), || Ok(our_client()), true);
+    run_cells("rust -> rust  ", || Ok(our_server()), || Ok(our_client()), true, |_| true);
 }
 
 #[test]
 fn rust_client_against_python_server() {
     let py = apache();
-    run_cells("rust -> python", || py.server(), || Ok(our_client()), false);
+    run_cells("rust -> python", || py.server(), || Ok(our_client()), false, python_serves);
 }
 
 #[test]
 fn python_client_against_rust_server() {
     let py = apache();
-    run_cells("python -> rust", || Ok(our_server()), || py.client(), true);
+    run_cells("python -> rust", || Ok(our_server()), || py.client(), true, |_| true);
 }
 
 /// The Python peers against each other, under Apache's library alone: when a cell above
@@ -137,5 +154,5 @@ fn python_client_against_rust_server() {
 #[test]
 fn python_client_against_python_server() {
     let py = apache();
-    run_cells("python -> python", || py.server(), || py.client(), false);
+    run_cells("python -> python", || py.server(), || py.client(), false, python_serves);
 }
