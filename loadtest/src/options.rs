@@ -84,6 +84,17 @@ pub enum TransportFlag {
     Header,
     /// CloudWeGo's TTHeader frames (volo-thrift's and Kitex's default).
     Ttheader,
+    /// Thrift over HTTP POST, one bare message per request (Apache's `THttpServer` and
+    /// `THttpClient`); HTTPS with `--tls`. HTTP/1.1 has no pipelining, so the pipelined
+    /// strategy is not run; the pool is hyper's pool of kept-alive connections.
+    Http,
+}
+
+impl TransportFlag {
+    /// Whether calls go over HTTP.
+    pub fn is_http(self) -> bool {
+        self == TransportFlag::Http
+    }
 }
 
 /// The wire's protocol, as a flag.
@@ -203,7 +214,8 @@ impl Options {
     pub fn client_config(&self) -> ClientConfig {
         let transport = match self.transport {
             TransportFlag::Framed => Transport::Framed,
-            TransportFlag::Buffered => Transport::Buffered,
+            // Each HTTP body is one bare message.
+            TransportFlag::Buffered | TransportFlag::Http => Transport::Buffered,
             TransportFlag::Header => Transport::Header,
             TransportFlag::Ttheader => Transport::TTHeader,
         };

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use thrift_net::http::{serve_http, serve_https, HttpService};
 use thrift_net::tls::ClientTls;
 use thrift_net::{ClientConfig, Server, ServerHandle};
 use tokio::runtime::Runtime;
+use tokio::sync::oneshot;
 
 use crate::drive::{drive, Failure, Load, Stats, Timing};
 use crate::hello::{hello_service, Greeter, HelloRequest};
@@ -39,6 +41,8 @@ pub struct CellSettings {
     pub max_connections: u64,
     /// TLS for every connection; plain TCP when `None`.
     pub tls: Option<ClientTls>,
+    /// Calls go over HTTP POST.
+    pub http: bool,
 }
 
 impl CellSettings {
@@ -55,6 +59,7 @@ impl CellSettings {
             pool_size: options.pool_size,
             max_connections: options.max_connections,
             tls: tls.map(|t| t.client.clone()),
+            http: options.transport.is_http(),
         }
     }
 }
@@ -94,8 +99,9 @@ pub async fn run_cell(
 ) -> CellResult {
     let mut result =
         CellResult { strategy, concurrency, stats: Stats::default(), connections_opened: 0, capped: false };
+    let client = settings.client.clone();
     let caller =
-        Caller::new(strategy, addr, settings.client.clone(), settings.tls.clone(), concurrency, settings.pool_size);
+        Caller::new(strategy, addr, client, settings.tls.clone(), concurrency, settings.pool_size, settings.http);
     let caller = match caller.await {
         Ok(caller) => caller,
         Err(failure) => {
@@ -137,6 +143,52 @@ pub async fn start_tls_server(
 ) -> io::Result<ServerHandle> {
     loadtest_server().bind_tls(addr, tls, hello_service::Server::new(Greeter)).await
 }
+
+/// The in-process server: Thrift's own, or HelloService over HTTP.
+enum InProcess {
+    Thrift(ServerHandle),
+    Http { stop: oneshot::Sender<()>, served: tokio::task::JoinHandle<()> },
+}
+
+impl InProcess {
+    /// Starts the server `options` ask for on 127.0.0.1, on the current runtime.
+    async fn start(options: &Options, tls: Option<&RunTls>) -> io::Result<(InProcess, SocketAddr)> {
+        let local = SocketAddr::from(([127, 0, 0, 1], 0));
+        if !options.transport.is_http() {
+            let handle = match tls {
+                Some(tls) => start_tls_server(local, tls.server.clone()).await?,
+                None => start_server(local).await?,
+            };
+            let addr = handle.local_addr();
+            return Ok((InProcess::Thrift(handle), addr));
+        }
+        let listener = tokio::net::TcpListener::bind(local).await?;
+        let addr = listener.local_addr()?;
+        let service = HttpService::new(hello_service::Server::new(Greeter));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        let served = match tls {
+            Some(tls) => tokio::spawn(serve_https(listener, tls.server.clone(), service, stopped, SHUTDOWN_GRACE)),
+            None => tokio::spawn(serve_http(listener, service, stopped, SHUTDOWN_GRACE)),
+        };
+        Ok((InProcess::Http { stop, served }, addr))
+    }
+
+    async fn shutdown(self) {
+        match self {
+            InProcess::Thrift(handle) => drop(handle.shutdown(SHUTDOWN_GRACE).await),
+            InProcess::Http { stop, served } => {
+                let _ = stop.send(());
+                let _ = served.await;
+            }
+        }
+    }
+}
+
+/// How long the in-process server gives calls in flight when the run ends.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// The server's settings: room for every caller of the per-call strategy.
 fn loadtest_server() -> Server {
@@ -185,7 +237,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
     let settings = CellSettings::from_options(options, tls.as_ref());
     let client_rt = runtime(options.client_threads, "loadtest-client").map_err(|e| format!("client runtime: {e}"))?;
 
-    let mut server: Option<(Runtime, ServerHandle)> = None;
+    let mut server: Option<(Runtime, InProcess)> = None;
     let addr = match &options.addr {
         Some(addr) => client_rt
             .block_on(tokio::net::lookup_host(addr.as_str()))
@@ -195,21 +247,23 @@ pub fn run(options: &Options) -> Result<Report, String> {
         None => {
             let server_rt =
                 runtime(options.server_threads, "loadtest-server").map_err(|e| format!("server runtime: {e}"))?;
-            let local = SocketAddr::from(([127, 0, 0, 1], 0));
-            let handle = match &tls {
-                Some(tls) => server_rt.block_on(start_tls_server(local, tls.server.clone())),
-                None => server_rt.block_on(start_server(local)),
-            }
-            .map_err(|e| format!("starting the server: {e}"))?;
-            let addr = handle.local_addr();
-            server = Some((server_rt, handle));
+            let (started, addr) = server_rt
+                .block_on(InProcess::start(options, tls.as_ref()))
+                .map_err(|e| format!("starting the server: {e}"))?;
+            server = Some((server_rt, started));
             addr
         }
     };
 
+    // HTTP/1.1 has no pipelining: that strategy is left out, saying so.
+    let strategies: Vec<Strategy> =
+        options.strategies.iter().copied().filter(|&s| !(settings.http && s == Strategy::Pipelined)).collect();
     let cells: Vec<(Strategy, usize)> =
-        options.strategies.iter().flat_map(|&s| options.concurrency.iter().map(move |&c| (s, c))).collect();
+        strategies.iter().flat_map(|&s| options.concurrency.iter().map(move |&c| (s, c))).collect();
     let progress = progress_bar(options, cells.len());
+    if strategies.len() < options.strategies.len() && !options.quiet {
+        eprintln!("pipelined: not run over HTTP (HTTP/1.1 answers one call per connection at a time)");
+    }
     let mut results = Vec::with_capacity(cells.len());
     for (i, &(strategy, concurrency)) in cells.iter().enumerate() {
         let live = Arc::new(AtomicU64::new(0));
@@ -244,8 +298,8 @@ pub fn run(options: &Options) -> Result<Report, String> {
     }
     progress.finish_and_clear();
 
-    if let Some((server_rt, handle)) = server {
-        server_rt.block_on(handle.shutdown(Duration::from_secs(2)));
+    if let Some((server_rt, started)) = server {
+        server_rt.block_on(started.shutdown());
     }
     let run = RunInfo {
         target: options.addr.clone().unwrap_or_else(|| match options.tls {

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use thrift_net::http::HttpClient;
 use thrift_net::pool::Mode;
 use thrift_net::tls::ClientTls;
 use thrift_net::{CallError, Client, ClientConfig, Pool, PoolConfig, TransportError, TransportErrorKind};
@@ -49,6 +50,24 @@ async fn connect(addr: SocketAddr, config: ClientConfig, tls: Option<&ClientTls>
     connected.map_err(|e| connect_failure(&e))
 }
 
+/// Where HTTP calls go: `http://127.0.0.1:PORT/`, or `https://localhost:PORT/` with the
+/// run's TLS (the certificate's name).
+fn http_url(addr: SocketAddr, tls: Option<&ClientTls>) -> Result<http::Uri, Failure> {
+    let url = match tls {
+        Some(tls) => format!("https://{}:{}/", tls.server_name, addr.port()),
+        None => format!("http://{addr}/"),
+    };
+    url.parse().map_err(|e| Failure::new(format!("not a URL: {url}: {e}")))
+}
+
+/// An HTTP channel to `url`, over TLS when `tls` is given.
+fn http_client(url: &http::Uri, config: ClientConfig, tls: Option<&ClientTls>) -> HttpClient {
+    match tls {
+        Some(tls) => HttpClient::with_tls(url.clone(), config, tls.config.clone()),
+        None => HttpClient::new(url.clone(), config),
+    }
+}
+
 /// One strategy, set up against one server: it makes calls and counts connections.
 pub enum Caller {
     /// A connection per call.
@@ -68,6 +87,21 @@ pub enum Caller {
     Pool(hello_service::Client<Pool>),
     /// One connection, every call at once.
     Pipelined(hello_service::Client<Client>),
+    /// Over HTTP, a channel (and so a connection) per call.
+    HttpPerCall {
+        /// Where calls go.
+        url: http::Uri,
+        /// Each channel's settings.
+        config: ClientConfig,
+        /// TLS for each connection.
+        tls: Option<ClientTls>,
+        /// Connections opened so far.
+        opened: AtomicU64,
+    },
+    /// Over HTTP, one channel, one call at a time: one kept-alive connection.
+    HttpMutex(Mutex<hello_service::Client<HttpClient>>),
+    /// Over HTTP, one channel shared by every caller: hyper's pool of kept-alive connections.
+    HttpPool(hello_service::Client<HttpClient>),
 }
 
 impl Caller {
@@ -83,7 +117,19 @@ impl Caller {
         tls: Option<ClientTls>,
         concurrency: usize,
         pool_size: Option<usize>,
+        http: bool,
     ) -> Result<Caller, Failure> {
+        if http {
+            let url = http_url(addr, tls.as_ref())?;
+            return Ok(match strategy {
+                Strategy::PerCall => Caller::HttpPerCall { url, config, tls, opened: AtomicU64::new(0) },
+                Strategy::Mutex => {
+                    Caller::HttpMutex(Mutex::new(hello_service::Client::new(http_client(&url, config, tls.as_ref()))))
+                }
+                Strategy::Pool => Caller::HttpPool(hello_service::Client::new(http_client(&url, config, tls.as_ref()))),
+                Strategy::Pipelined => return Err(Failure::new("HTTP/1.1 has no pipelining")),
+            });
+        }
         Ok(match strategy {
             Strategy::PerCall => Caller::PerCall { addr, config, tls, opened: AtomicU64::new(0) },
             Strategy::Mutex => {
@@ -131,6 +177,14 @@ impl Caller {
             }
             Caller::Pool(client) => client.say_hello(req.clone()).await,
             Caller::Pipelined(client) => client.say_hello(req.clone()).await,
+            Caller::HttpPerCall { url, config, tls, opened } => {
+                let client = hello_service::Client::new(http_client(url, config.clone(), tls.as_ref()));
+                opened.fetch_add(1, Relaxed);
+                // The channel, its pool and its connection go with `client`, after the call.
+                client.say_hello(req.clone()).await
+            }
+            Caller::HttpMutex(client) => client.lock().await.say_hello(req.clone()).await,
+            Caller::HttpPool(client) => client.say_hello(req.clone()).await,
         };
         let reply = reply.map_err(call_failure)?;
         if is_answer(req, &reply) {
@@ -143,7 +197,8 @@ impl Caller {
     /// Closes the strategy's connections.
     pub fn close(&self) {
         match self {
-            Caller::PerCall { .. } => {}
+            // HTTP channels close their connections when dropped.
+            Caller::PerCall { .. } | Caller::HttpPerCall { .. } | Caller::HttpMutex(_) | Caller::HttpPool(_) => {}
             Caller::Mutex(client) => {
                 if let Ok(client) = client.try_lock() {
                     client.channel().close();
@@ -155,10 +210,13 @@ impl Caller {
         }
     }
 
-    /// Connections this strategy opened so far.
+    /// Connections this strategy opened so far (0 for hyper's pool, which does not tell).
     pub fn connections_opened(&self) -> u64 {
         match self {
-            Caller::PerCall { opened, .. } => opened.load(Relaxed),
+            Caller::PerCall { opened, .. } | Caller::HttpPerCall { opened, .. } => opened.load(Relaxed),
+            // hyper's pool does not say how many it opened.
+            Caller::HttpPool(_) => 0,
+            Caller::HttpMutex(_) => 1,
             Caller::Pool(client) => client.channel().metrics().iter().map(|m| m.created).sum(),
             Caller::Mutex(_) | Caller::Pipelined(_) => 1,
         }

@@ -1,5 +1,5 @@
 //! The binary and the library end to end, briefly: every strategy against the in-process
-//! server and against a server given by `--addr`, on two wires, the JSON and the table well
+//! server and against a server given by `--addr`, on every wire, the JSON and the table well
 //! formed, calls counted, the pipelined client error free. Each run lasts a few seconds.
 
 use std::net::SocketAddr;
@@ -61,6 +61,33 @@ fn every_strategy_runs_over_tls() {
         let name = cell["strategy"].as_str().unwrap();
         assert!(cell["calls"].as_u64().unwrap() > 0, "{name}: {cell}");
         assert_eq!(cell["errors"].as_object().unwrap().len(), 0, "{name}: {cell}");
+    }
+}
+
+/// `--transport header|ttheader|http`, and HTTP over TLS: every strategy error free, and over
+/// HTTP every strategy but the pipelined one (HTTP/1.1 has none).
+#[test]
+fn every_strategy_runs_on_the_header_transports_and_over_http() {
+    let runs: [&[&str]; 4] = [&["-t", "header"], &["-t", "ttheader"], &["-t", "http"], &["-t", "http", "--tls"]];
+    for flags in runs {
+        let mut args = vec!["-d", "1s", "--warmup", "200ms", "-c", "4", "--json", "-q"];
+        args.extend_from_slice(flags);
+        let output = loadtest(&args);
+        let json: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON document");
+        assert_eq!(json["run"]["transport"], flags[1], "{flags:?}: {}", json["run"]);
+        let cells = json["cells"].as_array().expect("a cells array");
+        let names: Vec<&str> = cells.iter().map(|c| c["strategy"].as_str().unwrap()).collect();
+        let expected: Vec<&str> = Strategy::ALL
+            .iter()
+            .filter(|s| flags[1] != "http" || **s != Strategy::Pipelined)
+            .map(|s| s.name())
+            .collect();
+        assert_eq!(names, expected, "{flags:?}");
+        for cell in cells {
+            let name = cell["strategy"].as_str().unwrap();
+            assert!(cell["calls"].as_u64().unwrap() > 0, "{flags:?} {name}: {cell}");
+            assert_eq!(cell["errors"].as_object().unwrap().len(), 0, "{flags:?} {name}: {cell}");
+        }
     }
 }
 

@@ -33,6 +33,7 @@ pub async fn load(strategy: Strategy, addr: SocketAddr, args: &LoadArgs, transpo
         pool_size: None,
         max_connections: 100_000,
         tls: None,
+        http: false,
     };
     run_cell(addr, strategy, args.concurrency, &settings, Arc::new(AtomicU64::new(0))).await.stats
 }
