@@ -56,25 +56,8 @@ impl Framing {
         match self {
             Framing::Bare => Framing::Bare,
             Framing::Framed => Framing::Framed,
-            &Framing::Header(FrameInfo {
-                format,
-                flags,
-                seqid,
-                protocol,
-                zlib,
-                nested,
-                framed_payload,
-                headers: _,
-            }) => Framing::Header(FrameInfo {
-                format,
-                flags,
-                seqid,
-                protocol,
-                zlib,
-                nested,
-                framed_payload,
-                headers: Headers::new(),
-            }),
+            // Every field but the headers is `Copy`.
+            Framing::Header(info) => Framing::Header(FrameInfo { headers: Headers::new(), ..*info }),
         }
     }
 
