@@ -293,6 +293,7 @@ pub async fn serve_http<S: ThriftService>(
 /// };
 /// serve_https(listener, tls, HttpService::new(echo::Server::new(Parrot)), shutdown, Duration::from_secs(5)).await;
 /// # Ok(()) }
+/// # fn main() {}
 /// ```
 #[cfg(feature = "https")]
 pub async fn serve_https<S: ThriftService>(
