@@ -14,7 +14,7 @@
 //! What a peer can cost: a body is read up to
 //! [`Limits::max_message_len`](thrift_core::Limits::max_message_len) and refused past it
 //! (`413`); request headers must arrive within [`HEADER_READ_TIMEOUT`], and over TLS the
-//! handshake within `TLS_HANDSHAKE_TIMEOUT`.
+//! handshake within [`TLS_HANDSHAKE_TIMEOUT`].
 //!
 //! [`ThriftService`]: crate::ThriftService
 
@@ -22,9 +22,9 @@ mod client;
 mod server;
 
 pub use client::HttpClient;
-pub use server::{serve_http, HttpService, HEADER_READ_TIMEOUT};
 #[cfg(feature = "https")]
-pub use server::{serve_https, TLS_HANDSHAKE_TIMEOUT};
+pub use server::serve_https;
+pub use server::{serve_http, HttpService, HEADER_READ_TIMEOUT, TLS_HANDSHAKE_TIMEOUT};
 
 /// The content type of Thrift bodies.
 pub const CONTENT_TYPE: &str = "application/x-thrift";

@@ -15,8 +15,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use thrift_core::{Limits, MessageType};
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio_util::codec::Decoder;
 use tracing::{debug, error, warn};
 
@@ -25,6 +24,9 @@ use crate::detect::{detect, Detection};
 use crate::framing::Framing;
 use crate::header::{FrameInfo, HeaderCodec};
 use crate::panics::{panic_message, CatchUnwind};
+#[cfg(feature = "https")]
+use crate::server::listener::TlsListener;
+use crate::server::listener::{Listener, Stream};
 use crate::server::{ready_call, Peer, Request, ThriftService};
 use crate::wire::{Transport, Wire};
 
@@ -256,7 +258,7 @@ pub async fn serve_http<S: ThriftService>(
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) {
-    serve_connections(listener, service, shutdown, grace, |stream| std::future::ready(Ok(stream))).await
+    serve_connections(listener, service, shutdown, grace).await
 }
 
 /// Serves `service` over HTTPS (HTTP/1.1 on TLS) on `listener`, as [`serve_http`] does over
@@ -303,39 +305,23 @@ pub async fn serve_https<S: ThriftService>(
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) {
-    let acceptor = tls.into();
-    let handshake = move |stream| {
-        let accepting = acceptor.accept(stream);
-        async move {
-            match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, accepting).await {
-                Ok(done) => done,
-                Err(_) => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "TLS handshake timed out")),
-            }
-        }
-    };
-    serve_connections(listener, service, shutdown, grace, handshake).await
+    let listener = TlsListener { tcp: listener, acceptor: tls.into() };
+    serve_connections(listener, service, shutdown, grace).await
 }
 
-/// How long [`serve_https`] waits for a connection's TLS handshake, as the
+/// How long `serve_https` waits for a connection's TLS handshake, as the
 /// [`Server`](crate::Server) does by default.
-#[cfg(feature = "https")]
 pub const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The accept loop of [`serve_http`] and [`serve_https`]: each accepted stream is opened
-/// (`open`: nothing, or a TLS handshake) in its own task, then served, watched for the
-/// graceful shutdown.
-async fn serve_connections<S, Open, Opening, Io>(
-    listener: TcpListener,
+/// The accept loop of [`serve_http`] and `serve_https`: each accepted connection is opened
+/// (nothing to do, or the TLS handshake: the [`Listener`]'s, as the [`Server`](crate::Server)
+/// opens its own) in its own task, then served, watched for the graceful shutdown.
+async fn serve_connections<S: ThriftService, L: Listener>(
+    listener: L,
     service: HttpService<S>,
     shutdown: impl Future<Output = ()>,
     grace: Duration,
-    open: Open,
-) where
-    S: ThriftService,
-    Open: Fn(TcpStream) -> Opening,
-    Opening: Future<Output = std::io::Result<Io>> + Send + 'static,
-    Io: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
+) {
     let graceful = GracefulShutdown::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
@@ -356,15 +342,18 @@ async fn serve_connections<S, Open, Opening, Io>(
                 }
             },
         };
-        let _ = stream.set_nodelay(true);
-        let opening = open(stream);
-        let service = TowerToHyperService::new(service.clone().with_peer(Peer::Tcp(peer)));
+        let opening = tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, listener.open(stream));
+        let peer = L::peer(&peer);
+        let service = TowerToHyperService::new(service.clone().with_peer(peer.clone()));
         let (builder, watcher) = (builder.clone(), graceful.watcher());
         tokio::spawn(async move {
             let io = match opening.await {
-                Ok(io) => io,
-                Err(e) => return debug!(%peer, %e, "connection not opened"),
+                Ok(Ok(io)) => io,
+                Ok(Err(e)) => return debug!(%peer, %e, "TLS handshake failed"),
+                Err(_) => return debug!(%peer, "TLS handshake timed out"),
             };
+            // Replies are whole messages written at once: TCP_NODELAY, as the Server sets it.
+            io.configure(None);
             if let Err(e) = watcher.watch(builder.serve_connection(TokioIo::new(io), service)).await {
                 debug!(%peer, %e, "HTTP connection failed");
             }

@@ -1,6 +1,9 @@
 //! What a server accepts connections from: TCP listeners, TLS over TCP (feature `tls`) and,
 //! on Unix, Unix domain socket listeners. The connection code is written once over
-//! [`Stream`].
+//! [`Stream`]. The HTTP server (feature `http`) accepts through [`Listener`] too.
+
+// With `http` alone, only accepting and opening are used: not the split halves, not Unix.
+#![cfg_attr(not(feature = "server"), allow(dead_code))]
 
 use std::fmt;
 use std::future::Future;

@@ -19,8 +19,9 @@ mod config;
 mod connection;
 #[cfg(all(feature = "server", feature = "metrics"))]
 mod export;
-#[cfg(feature = "server")]
-mod listener;
+// The HTTP server accepts connections through it too.
+#[cfg(any(feature = "server", feature = "http"))]
+pub(crate) mod listener;
 #[cfg(feature = "server")]
 mod metrics;
 #[cfg(feature = "server")]
