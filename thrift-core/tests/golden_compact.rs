@@ -116,6 +116,39 @@ fn long_list_header_from_fifteen_elements() {
     golden::<Compact, _>(&v, &expected);
 }
 
+/// Lists of integers are written through a stack chunk, each varint stored whole: the bytes
+/// are each element's own varint, in order, across the chunk's refills and at every length.
+#[test]
+fn long_integer_lists_are_their_elements_varints_in_order() {
+    fn check<T: Copy + thrift_core::Encode + thrift_core::DecodeOwned + PartialEq + std::fmt::Debug>(
+        values: Vec<T>,
+        ttype: u8,
+        write: fn(&mut Vec<u8>, T),
+    ) {
+        // The long list header: 0xf and the type, then the size as a varint.
+        let mut expected = vec![0xf0 | ttype];
+        let mut size = values.len() as u64;
+        while size >= 0x80 {
+            expected.push(size as u8 | 0x80);
+            size >>= 7;
+        }
+        expected.push(size as u8);
+        values.iter().for_each(|&v| write(&mut expected, v));
+        golden::<Compact, _>(&values, &expected);
+    }
+    // Every bit length, both signs, enough to refill the 256-byte chunk many times.
+    let i64s: Vec<i64> = (0..64)
+        .flat_map(|k| [1i64 << k, (1i64 << k).wrapping_neg(), (1i64 << k).wrapping_sub(1), i64::MIN >> k])
+        .collect();
+    check(i64s.repeat(8), 6, Compact::write_i64);
+    let i32s: Vec<i32> =
+        (0..32).flat_map(|k| [1i32 << k, (1i32 << k).wrapping_neg(), i32::MIN >> k, i32::MAX >> k]).collect();
+    check(i32s.repeat(8), 5, Compact::write_i32);
+    let i16s: Vec<i16> =
+        (0..16).flat_map(|k| [1i16 << k, (1i16 << k).wrapping_neg(), i16::MIN >> k, i16::MAX >> k]).collect();
+    check(i16s.repeat(16), 4, Compact::write_i16);
+}
+
 #[test]
 fn list_element_types() {
     // list<bool>: elements are 1 (true) and 2 (false); the header declares type 1.

@@ -47,7 +47,9 @@ const MAX_NUMBER_LEN: usize = 10;
 
 /// Implements the traits for a number type from its protocol functions.
 macro_rules! number {
-    ($ty:ty, $ttype:ident, $write:ident, $read:ident, |$v:ident| $len:expr, $fixed:expr) => {
+    // `varint_seq`: the protocol's `store_*` for the type, which has varints in the compact
+    // protocol (i8 and double are fixed-width in both, and take the default `encode_seq`).
+    ($ty:ty, $ttype:ident, $write:ident, $read:ident, |$v:ident| $len:expr, $fixed:expr $(, varint_seq: $store:ident)?) => {
         impl ThriftType for $ty {
             const TTYPE: TType = TType::$ttype;
         }
@@ -66,6 +68,7 @@ macro_rules! number {
             fn fixed_len<P: Protocol>() -> Option<usize> {
                 $fixed
             }
+            $(
             #[inline]
             fn encode_seq<'a, P: Protocol, B: BufMut + ?Sized>(items: impl Iterator<Item = &'a Self>, buf: &mut B) {
                 // Fixed-width values gain nothing: one put per value already.
@@ -73,7 +76,8 @@ macro_rules! number {
                     items.for_each(|item| P::$write(buf, *item));
                     return;
                 }
-                // The stack buffer's length is held in a register; `buf`'s lives in memory.
+                // Varints go to a stack chunk, whose length is held in a register (`buf`'s
+                // lives in memory), each stored whole by the protocol, then to `buf` in one put.
                 const CHUNK: usize = 256;
                 let mut chunk = [0u8; CHUNK];
                 let mut len = 0;
@@ -82,13 +86,11 @@ macro_rules! number {
                         buf.put_slice(&chunk[..len]);
                         len = 0;
                     }
-                    let mut free = &mut chunk[len..];
-                    let room = free.len();
-                    P::$write(&mut free, *item);
-                    len += room - free.len();
+                    len += P::$store(&mut chunk[len..], *item);
                 }
                 buf.put_slice(&chunk[..len]);
             }
+            )?
         }
 
         impl<'de> Decode<'de> for $ty {
@@ -105,9 +107,12 @@ macro_rules! number {
 }
 
 number!(i8, I8, write_i8, read_i8, |_v| 1, Some(1));
-number!(i16, I16, write_i16, read_i16, |v| P::i16_len(v), P::FIXED_WIDTH_INTEGERS.then_some(2));
-number!(i32, I32, write_i32, read_i32, |v| P::i32_len(v), P::FIXED_WIDTH_INTEGERS.then_some(4));
-number!(i64, I64, write_i64, read_i64, |v| P::i64_len(v), P::FIXED_WIDTH_INTEGERS.then_some(8));
+#[rustfmt::skip]
+number!(i16, I16, write_i16, read_i16, |v| P::i16_len(v), P::FIXED_WIDTH_INTEGERS.then_some(2), varint_seq: store_i16);
+#[rustfmt::skip]
+number!(i32, I32, write_i32, read_i32, |v| P::i32_len(v), P::FIXED_WIDTH_INTEGERS.then_some(4), varint_seq: store_i32);
+#[rustfmt::skip]
+number!(i64, I64, write_i64, read_i64, |v| P::i64_len(v), P::FIXED_WIDTH_INTEGERS.then_some(8), varint_seq: store_i64);
 number!(f64, Double, write_double, read_double, |_v| 8, Some(8));
 
 /// Overrides [`Decode::decode_seq`] for a number type with a fixed-width big-endian

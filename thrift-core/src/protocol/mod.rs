@@ -91,6 +91,26 @@ pub trait Protocol: sealed::Sealed + Copy + Default + Send + Sync + 'static {
     fn write_i64<B: BufMut + ?Sized>(buf: &mut B, v: i64);
     /// Writes a `double`.
     fn write_double<B: BufMut + ?Sized>(buf: &mut B, v: f64);
+    /// Stores an `i16` at the start of `out`, which holds at least ten bytes, and returns
+    /// its length; bytes past the length may be overwritten. Number sequences encode
+    /// through a stack chunk with this (see `encode_seq` in `impls/primitives.rs`).
+    #[doc(hidden)]
+    #[inline]
+    fn store_i16(out: &mut [u8], v: i16) -> usize {
+        stored_len(out, |free| Self::write_i16(free, v))
+    }
+    /// Stores an `i32` as [`store_i16`](Protocol::store_i16) does.
+    #[doc(hidden)]
+    #[inline]
+    fn store_i32(out: &mut [u8], v: i32) -> usize {
+        stored_len(out, |free| Self::write_i32(free, v))
+    }
+    /// Stores an `i64` as [`store_i16`](Protocol::store_i16) does.
+    #[doc(hidden)]
+    #[inline]
+    fn store_i64(out: &mut [u8], v: i64) -> usize {
+        stored_len(out, |free| Self::write_i64(free, v))
+    }
     /// Writes a length-prefixed `string` or `binary`.
     fn write_binary<B: BufMut + ?Sized>(buf: &mut B, v: &[u8]);
     /// Writes a `uuid`.
@@ -175,6 +195,15 @@ pub trait Protocol: sealed::Sealed + Copy + Default + Send + Sync + 'static {
     /// and where to go on, or `pos` with nothing opened to leave it to the careful path.
     #[doc(hidden)]
     fn skip_fast(buf: &[u8], pos: usize, ttype: TType, stack: &mut Vec<Frame>, bounds: &Bounds) -> usize;
+}
+
+/// The bytes that `write` puts at the start of `out`.
+#[inline]
+fn stored_len(out: &mut [u8], write: impl FnOnce(&mut &mut [u8])) -> usize {
+    let room = out.len();
+    let mut free = out;
+    write(&mut free);
+    room - free.len()
 }
 
 mod sealed {
