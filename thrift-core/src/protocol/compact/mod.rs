@@ -122,8 +122,8 @@ fn write_varint<B: BufMut + ?Sized>(buf: &mut B, mut v: u64) {
 /// Stores the varint of `v` at the start of `out` (at least ten bytes) and returns its
 /// length, without a branch: the ten bytes it could take are built with shifts and stored
 /// whole (8 + 2), and the bytes past its length are left for the next value to overwrite.
-/// Against [`write_varint`]'s loop, which branches and checks bounds per byte, this halves
-/// the time of a run of long `i64`s.
+/// Against [`write_varint`]'s loop, which branches and checks bounds per byte, this cuts a
+/// quarter of the large benchmark shape's compact encode (mostly long `i64`s).
 #[inline]
 fn store_varint(out: &mut [u8], v: u64) -> usize {
     let len = varint_len(v);
@@ -135,7 +135,7 @@ fn store_varint(out: &mut [u8], v: u64) -> usize {
     // A continuation bit on each of the first `len - 1` bytes (the mask is wider than 64
     // bits so that shifting by 64 or 72 is defined).
     let continued = ((1u128 << ((len - 1) * 8)) - 1) as u64 & 0x8080_8080_8080_8080;
-    // Bytes 9 and 10: bits 56..63 and bit 63.
+    // Bytes 9 and 10: bits 56..62 and bit 63.
     let tail = ((v >> 56) & 0x7F) as u16 | (u16::from(len == 10) << 7) | (((v >> 63) as u16) << 8);
     out[..8].copy_from_slice(&(groups | continued).to_le_bytes());
     out[8..10].copy_from_slice(&tail.to_le_bytes());
