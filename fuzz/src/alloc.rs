@@ -91,8 +91,9 @@ pub fn bytes_per_input_byte() -> usize {
 
 /// Bytes any call may allocate whatever its input: the error (a box, its field path of at
 /// most 64 segments of 40 bytes, a formatted message); the room that containers whose
-/// elements can nest reserve before their elements are read (at most 32 KiB each in
-/// `thrift-core`, one per open level, at most 64 levels); and the codecs' minimum buffer
+/// elements can nest reserve before their elements are read once `thrift-core`'s budget for
+/// such reservations (16 bytes per input byte, within the per-byte bound above) is spent (at
+/// most 32 KiB each, one per open level, at most 64 levels); and the codecs' minimum buffer
 /// reservation (8 KiB), with slack for the skip stack.
 pub const CONSTANT_BYTES: usize = 64 * 32 * 1024 + 64 * 1024;
 

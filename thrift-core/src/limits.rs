@@ -5,8 +5,10 @@
 /// The defaults are Apache Thrift's (`TConfiguration`): recursion depth 64, frame
 /// 16,384,000 bytes, message 100 MiB, and both binary envelopes read (Apache's
 /// `TBinaryProtocol` has `strict_read` off). Strings and containers are additionally bounded
-/// by the bytes actually remaining in the message, so a declared length never causes an
-/// allocation larger than the input that backs it.
+/// by the bytes actually remaining in the message, and lists whose elements can nest reserve
+/// their declared counts up front only within 16 bytes per input byte over the whole decode
+/// (then 32 KiB each, growing as elements arrive): what declared lengths make a decode
+/// reserve is a bounded multiple of the input that backs them.
 ///
 /// ```
 /// use thrift_core::Limits;

@@ -27,15 +27,40 @@ pub struct Reader<'de> {
     source: Option<&'de Bytes>,
     depth: u16,
     limits: Limits,
+    /// Bytes that lists of nestable elements may still reserve before their elements are
+    /// read: [`RESERVE_PER_INPUT_BYTE`] per input byte, for the whole decode.
+    reserve_budget: usize,
     /// A bool the compact protocol folded into the last field header.
     pub(crate) pending_bool: Option<bool>,
 }
+
+/// Bytes of up-front reservation one input byte buys lists whose elements can nest
+/// (structs, lists, sets, maps), over a whole decode.
+///
+/// A declared count is checked against the bytes remaining, but nested lists are each checked
+/// against the same remaining bytes before any of their elements is read; reserving every
+/// count in full would let a list of structs whose first struct holds a list of structs, to
+/// the depth limit, reserve the input's worth at every level at once. So these reservations
+/// share one budget: while it lasts, a list reserves exactly its declared count (no
+/// reallocation, no slack kept in the decoded value); past it, at most 32 KiB, growing as
+/// elements arrive. Honest messages stay within it (a Parquet footer's lists hold a few
+/// bytes of Rust values per input byte); what a hostile one can reserve is bounded by this
+/// many bytes per input byte plus 32 KiB per open level.
+pub(crate) const RESERVE_PER_INPUT_BYTE: usize = 16;
 
 impl<'de> Reader<'de> {
     /// A reader over `buf` with the default [`Limits`].
     #[inline]
     pub fn new(buf: &'de [u8]) -> Reader<'de> {
-        Reader { buf, pos: 0, source: None, depth: 0, limits: Limits::default(), pending_bool: None }
+        Reader {
+            buf,
+            pos: 0,
+            source: None,
+            depth: 0,
+            limits: Limits::default(),
+            reserve_budget: buf.len().saturating_mul(RESERVE_PER_INPUT_BYTE),
+            pending_bool: None,
+        }
     }
 
     /// A reader over `bytes`, under which decoded `Bytes` and [`SharedStr`](crate::SharedStr)
@@ -211,6 +236,17 @@ impl<'de> Reader<'de> {
             return Err(self.truncated(len));
         }
         Ok(len)
+    }
+
+    /// Takes `bytes` from the decode's budget of up-front reservations
+    /// ([`RESERVE_PER_INPUT_BYTE`]), answering whether they were there.
+    #[inline]
+    pub(crate) fn take_reserve(&mut self, bytes: usize) -> bool {
+        let fits = bytes <= self.reserve_budget;
+        if fits {
+            self.reserve_budget -= bytes;
+        }
+        fits
     }
 
     /// Checks a declared element count against the limit and the bytes remaining, given

@@ -2,8 +2,10 @@
 //! containers each checked their declared count against the same remaining bytes and reserved
 //! that many elements before reading any, so a list of structs whose first struct holds a
 //! list of structs, and so on to the depth limit, reserved the input's worth of elements at
-//! every level at once: about a thousand bytes per input byte. Containers whose elements can
-//! nest now reserve at most 32 KiB up front and grow as elements arrive.
+//! every level at once: about a thousand bytes per input byte. Lists whose elements can nest
+//! now share one budget for up-front reservations, 16 bytes per input byte over the decode;
+//! past it they reserve at most 32 KiB and grow as elements arrive. Within it, a list with a
+//! declared count reserves exactly that (`lists_with_declared_counts_reserve_once_and_exactly`).
 //!
 //! A counting global allocator (per thread, so parallel tests do not disturb each other)
 //! measures the peak of live bytes during each decode.
@@ -92,13 +94,16 @@ fn binary_map_level(out: &mut Vec<u8>, tail: usize) {
     out.push(0x07);
 }
 
-/// Decodes `input` as `T` and checks the peak of live bytes: at most 64 per input byte plus
-/// 2 MiB (32 KiB reserved up front at each of at most 64 open levels). Before the fix these
-/// inputs peaked at hundreds of times more.
+/// Decodes `input` as `T` and checks the peak of live bytes: at most 64 per input byte (the
+/// elements that do arrive, in lists grown by doubling, and the 16 per input byte lists may
+/// reserve ahead of their elements) plus 2 MiB (32 KiB reserved up front at each of at most
+/// 64 open levels once that budget is spent). Before the fix these inputs peaked at hundreds
+/// of times more.
 #[track_caller]
 fn bounded<P: Protocol, T: for<'de> Decode<'de> + std::fmt::Debug>(input: &[u8]) {
     let (res, peak) = peak_of(|| T::decode::<P>(&mut Reader::new(input)).map(drop));
     let bound = 64 * input.len() + 2 * 1024 * 1024;
+    println!("{} {}: peak {peak} for {} input bytes", P::NAME, std::any::type_name::<T>(), input.len());
     assert!(
         peak <= bound,
         "{} {}: peak {peak} bytes live for {} input bytes (bound {bound}); decode gave {res:?}",
@@ -120,6 +125,10 @@ fn nested_lists_of_structs_reserve_within_a_bound() {
     for tail in [1_000, 100_000, 400_000] {
         bounded::<Compact, Tree>(&hostile(31, tail, compact_tree_level));
         bounded::<Binary, Tree>(&hostile(31, tail, binary_tree_level));
+        // Counts small enough for the outermost list to reserve its whole count from the
+        // decode's budget: the budget's worth is then spent on elements that never come.
+        bounded::<Compact, Tree>(&hostile(31, tail, |out, n| compact_tree_level(out, n / 2)));
+        bounded::<Binary, Tree>(&hostile(31, tail, |out, n| binary_tree_level(out, n / 8)));
     }
 }
 
@@ -146,4 +155,118 @@ fn large_containers_of_structs_still_decode_whole() {
     let map = HashTree { children: (0..100).map(|i| (i as i8, HashTree::default())).collect() };
     let back: HashTree = thrift_core::from_slice::<Compact, _>(&thrift_core::to_vec::<Compact, _>(&map)).unwrap();
     assert_eq!(back.children.len(), 100);
+}
+
+/// The shape of a Parquet footer, borrowed: lists of nested structs of optional fields.
+#[derive(ThriftStruct, Debug, Default, PartialEq)]
+struct Footer<'a> {
+    #[thrift(id = 1)]
+    version: i32,
+    #[thrift(id = 2)]
+    row_groups: Vec<RowGroup<'a>>,
+    #[thrift(id = 3)]
+    created_by: Option<&'a str>,
+}
+
+#[derive(ThriftStruct, Debug, Default, PartialEq)]
+struct RowGroup<'a> {
+    #[thrift(id = 1)]
+    columns: Vec<ColumnChunk<'a>>,
+    #[thrift(id = 2)]
+    num_rows: i64,
+}
+
+#[derive(ThriftStruct, Debug, Default, PartialEq)]
+struct ColumnChunk<'a> {
+    #[thrift(id = 1)]
+    file_offset: i64,
+    #[thrift(id = 2)]
+    meta: Option<ColumnMeta<'a>>,
+}
+
+#[derive(ThriftStruct, Debug, Default, PartialEq)]
+struct ColumnMeta<'a> {
+    #[thrift(id = 1)]
+    path_in_schema: Vec<&'a str>,
+    #[thrift(id = 2)]
+    encodings: Vec<i32>,
+    #[thrift(id = 3)]
+    num_values: i64,
+    #[thrift(id = 4)]
+    min: Option<&'a [u8]>,
+    #[thrift(id = 5)]
+    max: Option<&'a [u8]>,
+}
+
+/// `row_groups` row groups of `columns` columns each.
+fn footer(row_groups: usize, columns: usize) -> Footer<'static> {
+    const NAMES: [&str; 4] = ["user", "address", "city", "postcode"];
+    Footer {
+        version: 2,
+        row_groups: (0..row_groups)
+            .map(|g| RowGroup {
+                columns: (0..columns)
+                    .map(|c| ColumnChunk {
+                        file_offset: (g * columns + c) as i64 * 4096,
+                        meta: Some(ColumnMeta {
+                            path_in_schema: NAMES[..1 + c % 3].to_vec(),
+                            encodings: vec![0, 8],
+                            num_values: 10_000,
+                            min: Some(b"aa"),
+                            max: (c % 2 == 0).then_some(b"zz".as_slice()),
+                        }),
+                    })
+                    .collect(),
+                num_rows: 10_000,
+            })
+            .collect(),
+        created_by: Some("parquet-rs"),
+    }
+}
+
+/// The allocations a decoded `footer` owns: one per non-empty list, of exactly its elements.
+fn heap_of(footer: &Footer<'_>) -> (usize, usize) {
+    fn list<T>(v: &[T]) -> (usize, usize) {
+        (usize::from(!v.is_empty()), std::mem::size_of_val(v))
+    }
+    let mut all = vec![list(&footer.row_groups)];
+    for group in &footer.row_groups {
+        all.push(list(&group.columns));
+        for meta in group.columns.iter().filter_map(|c| c.meta.as_ref()) {
+            all.extend([list(&meta.path_in_schema), list(&meta.encodings)]);
+        }
+    }
+    all.into_iter().fold((0, 0), |(n, b), (dn, db)| (n + dn, b + db))
+}
+
+#[test]
+fn lists_with_declared_counts_reserve_once_and_exactly() {
+    // 1,000 columns of about 100 bytes each: past the 32 KiB that nestable lists reserved up
+    // front before the decode's budget, when this list grew by doubling (10 reallocations and
+    // capacity for 1,024 kept).
+    for (groups, columns) in [(1, 20), (4, 250), (1, 1_000)] {
+        let value = footer(groups, columns);
+        let (count, bytes) = heap_of(&value);
+        for (name, encoded) in [
+            ("binary", thrift_core::to_vec::<Binary, _>(&value)),
+            ("compact", thrift_core::to_vec::<Compact, _>(&value)),
+        ] {
+            let (back, allocated) = measure(|| {
+                let (name, encoded) = (name, &encoded);
+                if name == "binary" {
+                    thrift_core::from_slice::<Binary, Footer<'_>>(encoded)
+                } else {
+                    thrift_core::from_slice::<Compact, Footer<'_>>(encoded)
+                }
+            });
+            let back = back.unwrap();
+            assert_eq!(back, value, "{name}");
+            assert_eq!(
+                (allocated.count, allocated.bytes),
+                (count, bytes),
+                "{name} {groups}x{columns}: allocations (calls, bytes) against the value's lists"
+            );
+            assert!(back.row_groups.iter().all(|g| g.columns.capacity() == g.columns.len()), "{name}: slack kept");
+        }
+    }
 }

@@ -25,27 +25,34 @@ fn check_elem(r: &Reader<'_>, declared: Result<TType, u8>, expected: TType) -> R
 }
 
 /// The most bytes reserved up front for the elements of one container whose elements can
-/// themselves hold containers (structs, lists, sets, maps).
-///
-/// A declared count is checked against the bytes remaining before anything is reserved, so
-/// one container's reservation is bounded by the input. But nested containers are each
-/// checked against the same remaining bytes before any of their elements is read: a list of
-/// structs whose first struct holds a list of structs, and so on to the depth limit, would
-/// reserve the input's worth of elements at every level at once (31 levels of a recursive
-/// `list<Tree>` held a thousand bytes per input byte: `tests/regress_alloc.rs`). Such
-/// containers reserve at most this much and grow as their elements arrive, each having
-/// consumed input; lists of scalars and strings, which cannot nest, keep the exact
-/// reservation (their elements are all in the value). Sets and maps, whose repeated
-/// elements are not, are bounded further: [`HASH_RESERVE_BYTES`] and `btree`.
+/// themselves hold containers (structs, lists, sets, maps), past the decode's budget
+/// ([`RESERVE_PER_INPUT_BYTE`](crate::reader::RESERVE_PER_INPUT_BYTE), which says why
+/// there is one); such a container then grows as its elements arrive, each having consumed
+/// input (`tests/regress_alloc.rs`). Sets and maps, whose repeated elements are not all in
+/// the value, are always bounded so: by this, then by [`HASH_RESERVE_BYTES`] and `btree`.
 const NESTED_RESERVE_BYTES: usize = 32 * 1024;
 
-/// How many elements of `size` bytes to reserve room for before reading `len` of them.
+/// How many elements of `size` bytes to reserve room for before reading `len` of them,
+/// outside the budget. Scalars and strings, which cannot nest, reserve the count in full:
+/// their elements are all in the value.
 #[inline]
 fn reserve_for(len: usize, nested: bool, size: usize) -> usize {
     if nested {
         len.min(NESTED_RESERVE_BYTES / size.max(1))
     } else {
         len
+    }
+}
+
+/// How many of a list's `len` elements to reserve room for: all of them while the decode's
+/// budget lasts, so a list with a declared count never reallocates and keeps no slack.
+#[inline]
+fn reserve_list<T: ThriftType>(r: &mut Reader<'_>, len: usize) -> usize {
+    let size = std::mem::size_of::<T>();
+    if !nests(T::TTYPE) || r.take_reserve(len.saturating_mul(size)) {
+        len
+    } else {
+        reserve_for(len, true, size)
     }
 }
 
@@ -149,7 +156,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         nested(r, |r| {
             let len = read_list_len::<P>(r, T::TTYPE)?;
-            let mut out = Vec::with_capacity(reserve_elems::<T>(len));
+            let mut out = Vec::with_capacity(reserve_list::<T>(r, len));
             T::decode_seq::<P>(r, len, &mut out)?;
             Ok(out)
         })
