@@ -35,6 +35,7 @@ matrix=target/tmp/cross-matrix
 rm -rf "$matrix"
 status=0
 cargo test --workspace --no-fail-fast || status=$?
+cargo test -p thrift-benches --features parquet --test footer || status=$?
 if compgen -G "$matrix/*.txt" >/dev/null; then
   echo "== Apache's cross-test matrix, per cell (thrift-test/tests/cross.rs, cross_java.rs)"
   cat "$matrix"/*.txt

@@ -3,10 +3,15 @@
 //! peers' generated types ([`peers`]), checked, then timed ([`cases`]) by criterion
 //! (`cargo bench -p thrift-benches --bench codec`) or by the summary that writes
 //! BENCHMARKS.md (`cargo run --release -p thrift-benches --bin bench-summary`).
+//!
+//! With `--features parquet`, `footer` models Parquet footers for a metadata-heavy decode
+//! benchmark against arrow-rs (`--bin footer-compare`, `--test footer`).
 
 pub mod cases;
 pub mod chart;
 pub mod data;
+#[cfg(feature = "parquet")]
+pub mod footer;
 pub mod measure;
 pub mod peers;
 pub mod report;
