@@ -295,8 +295,17 @@ impl Client {
                 _ => {}
             }
         }
-        let headers = (!headers.is_empty()).then(|| Arc::new(headers));
+        let headers = (!headers.is_empty()).then(|| self.encoded(headers));
         Client { inner: self.inner.clone(), headers, timeout }
+    }
+
+    /// `headers` as this handle keeps them: encoded once for its header format, so each call
+    /// copies their encoding into its frame.
+    fn encoded(&self, headers: Headers) -> Arc<Headers> {
+        Arc::new(match self.config().transport.header_format() {
+            Some(format) => crate::header::encode_headers(format, headers),
+            None => headers,
+        })
     }
 
     /// A handle to the same connection whose calls also carry `headers`, on the
@@ -334,7 +343,7 @@ impl Client {
     pub fn with_headers(&self, headers: Headers) -> Client {
         let mut all = self.headers.as_deref().cloned().unwrap_or_default();
         all.extend(&headers);
-        Client { inner: self.inner.clone(), headers: Some(Arc::new(all)), timeout: self.timeout }
+        Client { inner: self.inner.clone(), headers: Some(self.encoded(all)), timeout: self.timeout }
     }
 
     /// The headers this handle sends with each call on a header transport.

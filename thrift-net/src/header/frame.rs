@@ -23,6 +23,9 @@ use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::Limits;
 
 use super::headers::Headers;
+use super::section::{
+    check_info, Section, WireHeaders, ACL_TOKEN_KEY, INFO_ACL_TOKEN, INFO_INT_KEY_VALUE, INFO_KEY_VALUE,
+};
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::wire::ProtocolKind;
 
@@ -36,13 +39,6 @@ pub(crate) const FIXED_LEN: usize = 10;
 
 /// THeader's transform id of zlib (TTHeader defines none this library knows).
 const ZLIB: u32 = 1;
-/// Info header types. THeader: key/value (1) and fbthrift's persistent key/value (2), both
-/// read as headers. TTHeader: key/value, integer-key/value and the ACL token.
-const INFO_KEY_VALUE: u32 = 1;
-const INFO_PERSISTENT_KEY_VALUE: u32 = 2;
-const INFO_INT_KEY_VALUE: u32 = 0x10;
-const INFO_ACL_TOKEN: u32 = 0x11;
-
 /// Which of the two header formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Format {
@@ -104,7 +100,7 @@ pub(crate) fn protocol_of(format: Format, id: u32) -> Option<ProtocolKind> {
     }
 }
 
-fn error(format: Format, at: usize, what: String) -> TransportError {
+pub(super) fn error(format: Format, at: usize, what: String) -> TransportError {
     TransportError::new(Phase::Header, TransportErrorKind::Header(format!("{}: {what}", format.name()))).at(at)
 }
 
@@ -140,7 +136,7 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
         let what = format!("a header section of {header_len} bytes does not fit a frame of {} bytes", frame.len());
         return Err(error(format, 8, what));
     }
-    let mut section = Section { format, frame: &frame, end, at: FIXED_LEN };
+    let mut section = Section { format, bytes: &frame[..end], at: FIXED_LEN };
     let id = section.int()?;
     let protocol = protocol_of(format, id).ok_or_else(|| {
         let known = match format {
@@ -157,7 +153,7 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
             other => return Err(error(format, at, format!("unknown transform id {other}"))),
         }
     }
-    let headers = section.info_headers()?;
+    let headers = Headers::from_wire(check_info(format, &frame, section.at, end)?);
     let payload = frame.slice(end..);
     let payload =
         if zlib { inflate(&payload, limits.max_frame_len).map_err(|w| error(format, end, w))? } else { payload };
@@ -173,119 +169,6 @@ pub(crate) fn read(frame: Bytes, limits: &Limits) -> Result<(FrameInfo, Bytes), 
 fn starts_with_its_length(bytes: &[u8]) -> bool {
     bytes.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize) == Some(bytes.len().wrapping_sub(4))
 }
-
-/// A cursor over the header section, `frame[at..end]`.
-struct Section<'a> {
-    format: Format,
-    frame: &'a Bytes,
-    end: usize,
-    at: usize,
-}
-
-impl Section<'_> {
-    fn short(&self, what: &str) -> TransportError {
-        error(self.format, self.at, format!("the header section ends inside {what}"))
-    }
-
-    /// An id or count: a varint (THeader) or a byte (TTHeader).
-    fn int(&mut self) -> Result<u32, TransportError> {
-        match self.format {
-            Format::THeader => self.varint(),
-            Format::TTHeader => self.byte().map(u32::from),
-        }
-    }
-
-    fn byte(&mut self) -> Result<u8, TransportError> {
-        let b = *self.frame[..self.end].get(self.at).ok_or_else(|| self.short("an id"))?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn u16(&mut self) -> Result<u16, TransportError> {
-        let b = self.frame[..self.end].get(self.at..self.at + 2).ok_or_else(|| self.short("a 16-bit length"))?;
-        self.at += 2;
-        Ok(u16::from_be_bytes([b[0], b[1]]))
-    }
-
-    /// An unsigned LEB128 varint of at most 32 bits.
-    fn varint(&mut self) -> Result<u32, TransportError> {
-        let start = self.at;
-        let mut value: u64 = 0;
-        for shift in (0..35).step_by(7) {
-            let b = self.byte().map_err(|_| self.short("a varint"))?;
-            value |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return u32::try_from(value).map_err(|_| error(self.format, start, "a varint beyond 32 bits".into()));
-            }
-        }
-        Err(error(self.format, start, "a varint longer than 5 bytes".into()))
-    }
-
-    /// A length-prefixed string: a varint length (THeader) or a `u16` one (TTHeader); a
-    /// slice of the frame.
-    fn string(&mut self) -> Result<Bytes, TransportError> {
-        let len = match self.format {
-            Format::THeader => self.varint()? as usize,
-            Format::TTHeader => usize::from(self.u16()?),
-        };
-        if len > self.end - self.at {
-            return Err(self.short("a string"));
-        }
-        self.at += len;
-        Ok(self.frame.slice(self.at - len..self.at))
-    }
-
-    /// A count of entries, each at least `min` bytes: one that cannot fit is refused before
-    /// anything is read.
-    fn count(&mut self, min: usize) -> Result<usize, TransportError> {
-        let at = self.at;
-        let n = match self.format {
-            Format::THeader => self.varint()? as usize,
-            Format::TTHeader => usize::from(self.u16()?),
-        };
-        if n.saturating_mul(min) > self.end - self.at {
-            return Err(error(self.format, at, format!("{n} headers do not fit the header section")));
-        }
-        if n > MAX_HEADERS {
-            return Err(error(self.format, at, format!("{n} headers in one block, beyond the {MAX_HEADERS} taken")));
-        }
-        Ok(n)
-    }
-
-    /// The info headers up to the end of the section. Padding (type 0) or a type this
-    /// library does not know ends them, as in Apache's readers.
-    fn info_headers(&mut self) -> Result<Headers, TransportError> {
-        let mut headers = Headers::new();
-        while self.at < self.end {
-            match (self.format, self.int()?) {
-                (Format::THeader, INFO_KEY_VALUE | INFO_PERSISTENT_KEY_VALUE) | (Format::TTHeader, INFO_KEY_VALUE) => {
-                    for _ in 0..self.count(2)? {
-                        let key = self.string()?;
-                        headers.push(key, self.string()?);
-                    }
-                }
-                (Format::TTHeader, INFO_INT_KEY_VALUE) => {
-                    for _ in 0..self.count(4)? {
-                        let key = self.u16()?;
-                        headers.push_int(key, self.string()?);
-                    }
-                }
-                (Format::TTHeader, INFO_ACL_TOKEN) => {
-                    headers.push(Bytes::from_static(ACL_TOKEN_KEY.as_bytes()), self.string()?);
-                }
-                _ => break,
-            }
-        }
-        Ok(headers)
-    }
-}
-
-/// The most headers one info block may hold: what a frame's headers cost to read stays
-/// small (64 bytes of bookkeeping per header) whatever its header section says.
-pub(crate) const MAX_HEADERS: usize = 1024;
-
-/// The string key TTHeader's ACL token is kept under in [`Headers`].
-pub(crate) const ACL_TOKEN_KEY: &str = "acl_token";
 
 /// Writes a whole frame, length prefix included: `info`'s fixed part with `headers`, and a
 /// payload of `payload_len` bytes that `write_payload` writes. One allocation of the exact
@@ -374,12 +257,15 @@ trait SectionOut {
 }
 
 impl SectionOut for BytesMut {
+    #[inline]
     fn write_u8(&mut self, b: u8) {
         BufMut::put_u8(self, b)
     }
+    #[inline]
     fn write_u16(&mut self, v: u16) {
         BufMut::put_u16(self, v)
     }
+    #[inline]
     fn write_slice(&mut self, bytes: &[u8]) {
         BufMut::put_slice(self, bytes)
     }
@@ -389,20 +275,64 @@ impl SectionOut for BytesMut {
 struct SectionLen(usize);
 
 impl SectionOut for SectionLen {
+    #[inline]
     fn write_u8(&mut self, _: u8) {
         self.0 += 1;
     }
+    #[inline]
     fn write_u16(&mut self, _: u16) {
         self.0 += 2;
     }
+    #[inline]
     fn write_slice(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
     }
 }
 
 /// Writes the header section of `info` and `headers`, unpadded.
+#[inline]
 fn write_section<O: SectionOut>(info: &FrameInfo, headers: &Headers, out: &mut O) -> Result<(), TransportError> {
-    let format = info.format;
+    // The protocol id, the transform count and each transform: one byte each in both formats.
+    out.write_u8(protocol_id(info.protocol) as u8);
+    out.write_u8(u8::from(info.zlib));
+    if info.zlib {
+        out.write_u8(ZLIB as u8);
+    }
+    match headers.encoding(info.format) {
+        Some(encoding) => {
+            out.write_slice(encoding);
+            Ok(())
+        }
+        None => write_info(info.format, headers, out),
+    }
+}
+
+/// `headers` encoded once for `format`: frames that carry them copy the encoding (a client's
+/// headers, the same on every call of a handle). Headers the format cannot hold are kept as
+/// they are: integer keys on THeader (which writes none, and their getters still show), and
+/// values too long for it (for writing the frame to refuse).
+pub(crate) fn encode_headers(format: Format, headers: Headers) -> Headers {
+    let drops_ints = format == Format::THeader && headers.iter_int().next().is_some();
+    if drops_ints || headers.is_empty() || headers.encoding(format).is_some() {
+        return headers;
+    }
+    let mut measured = SectionLen(0);
+    if write_info(format, &headers, &mut measured).is_err() {
+        return headers;
+    }
+    let mut encoding = BytesMut::with_capacity(measured.0);
+    match write_info(format, &headers, &mut encoding) {
+        Ok(()) => Headers::from_wire(Some(WireHeaders::encoded(format, encoding.freeze()))),
+        Err(_) => headers,
+    }
+}
+
+/// Writes the info headers of `headers` in `format`.
+fn write_info<O: SectionOut>(format: Format, headers: &Headers, out: &mut O) -> Result<(), TransportError> {
+    if headers.is_empty() {
+        // The common reply.
+        return Ok(());
+    }
     let too_long = |what: &str| error(format, 0, format!("{what} too long for the format"));
     let put_int = |out: &mut O, v: u32| match format {
         Format::THeader => put_varint(out, v),
@@ -415,11 +345,6 @@ fn write_section<O: SectionOut>(info: &FrameInfo, headers: &Headers, out: &mut O
         }
         Ok(())
     };
-    put_int(out, protocol_id(info.protocol));
-    put_int(out, u32::from(info.zlib));
-    if info.zlib {
-        put_int(out, ZLIB);
-    }
     // TTHeader carries the ACL token in a block of its own.
     let strings = || headers.iter().filter(|(k, _)| format == Format::THeader || *k != ACL_TOKEN_KEY.as_bytes());
     let count = strings().count();
@@ -453,6 +378,7 @@ fn write_section<O: SectionOut>(info: &FrameInfo, headers: &Headers, out: &mut O
     Ok(())
 }
 
+#[inline]
 fn put_varint(out: &mut impl SectionOut, mut v: u32) {
     while v >= 0x80 {
         out.write_u8(v as u8 | 0x80);

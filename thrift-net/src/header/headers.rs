@@ -4,6 +4,9 @@ use std::fmt;
 
 use bytes::Bytes;
 
+use super::frame::Format;
+use super::section::{Entry, WireHeaders, ACL_TOKEN_KEY};
+
 /// Key/value headers of one message on the [`Transport::Header`](crate::Transport::Header)
 /// (THeader) or [`Transport::TTHeader`](crate::Transport::TTHeader) transport: trace ids,
 /// deadlines, auth tokens, caller names.
@@ -26,8 +29,12 @@ use bytes::Bytes;
 /// headers.insert_int(thrift_net::codec::ttheader_keys::RPC_TIMEOUT, "250");
 /// assert_eq!(headers.int(thrift_net::codec::ttheader_keys::RPC_TIMEOUT), Some("250"));
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Headers {
+    /// Headers read from a frame and not changed since, walked in place: reading a request's
+    /// headers allocates nothing. A change first copies them into the lists below, so at
+    /// most one of the two holds any.
+    wire: Option<WireHeaders>,
     strings: Vec<(Bytes, Bytes)>,
     ints: Vec<(u16, Bytes)>,
 }
@@ -35,7 +42,18 @@ pub struct Headers {
 impl Headers {
     /// No headers.
     pub const fn new() -> Headers {
-        Headers { strings: Vec::new(), ints: Vec::new() }
+        Headers { wire: None, strings: Vec::new(), ints: Vec::new() }
+    }
+
+    /// The headers a frame holds, as read.
+    pub(crate) fn from_wire(wire: Option<WireHeaders>) -> Headers {
+        Headers { wire, ..Headers::new() }
+    }
+
+    /// The encoding of these headers in `format`, when they are kept as one: read from a
+    /// frame of that format and unchanged, or encoded for it by `encode_headers`.
+    pub(super) fn encoding(&self, format: Format) -> Option<&[u8]> {
+        self.wire.as_ref()?.encoding(format)
     }
 
     /// An empty set to borrow.
@@ -51,21 +69,22 @@ impl Headers {
 
     /// The value of `key` as bytes.
     pub fn get_bytes(&self, key: &[u8]) -> Option<&[u8]> {
-        // From the end: of a key read twice from the wire, the last counts.
-        self.strings.iter().rev().find(|(k, _)| k == key).map(|(_, v)| &v[..])
+        // The last: of a key read twice from the wire, the last counts.
+        self.iter().filter(|(k, _)| *k == key).last().map(|(_, v)| v)
     }
 
     /// Sets `key` to `value`, replacing an earlier value.
     pub fn insert(&mut self, key: impl Into<Bytes>, value: impl Into<Bytes>) {
         let key = key.into();
-        self.strings.retain(|(k, _)| *k != key);
-        self.strings.push((key, value.into()));
+        let strings = &mut self.owned().strings;
+        strings.retain(|(k, _)| *k != key);
+        strings.push((key, value.into()));
     }
 
     /// Removes `key`, answering its value.
     pub fn remove(&mut self, key: &str) -> Option<Bytes> {
         let mut value = None;
-        self.strings.retain(|(k, v)| {
+        self.owned().strings.retain(|(k, v)| {
             let hit = k == key.as_bytes();
             if hit {
                 value = Some(v.clone());
@@ -77,58 +96,79 @@ impl Headers {
 
     /// The value of the integer key `key` (TTHeader), when it is there and UTF-8.
     pub fn int(&self, key: u16) -> Option<&str> {
-        self.ints.iter().rev().find(|(k, _)| *k == key).and_then(|(_, v)| std::str::from_utf8(v).ok())
+        self.iter_int().filter(|(k, _)| *k == key).last().and_then(|(_, v)| std::str::from_utf8(v).ok())
     }
 
     /// Sets the integer key `key` (TTHeader only) to `value`, replacing an earlier value.
     pub fn insert_int(&mut self, key: u16, value: impl Into<Bytes>) {
-        self.ints.retain(|(k, _)| *k != key);
-        self.ints.push((key, value.into()));
+        let ints = &mut self.owned().ints;
+        ints.retain(|(k, _)| *k != key);
+        ints.push((key, value.into()));
     }
 
     /// Removes the integer key `key`, answering its value.
     pub fn remove_int(&mut self, key: u16) -> Option<Bytes> {
-        let at = self.ints.iter().rposition(|(k, _)| *k == key)?;
-        let value = self.ints.remove(at).1;
-        self.ints.retain(|(k, _)| *k != key);
+        let ints = &mut self.owned().ints;
+        let at = ints.iter().rposition(|(k, _)| *k == key)?;
+        let value = ints.remove(at).1;
+        ints.retain(|(k, _)| *k != key);
         Some(value)
     }
 
-    /// Appends a header read from the wire, without looking for an earlier one of its key
-    /// (reading stays linear; the getters find the last).
-    pub(crate) fn push(&mut self, key: Bytes, value: Bytes) {
-        self.strings.push((key, value));
-    }
-
-    /// Appends an integer-keyed header read from the wire.
-    pub(crate) fn push_int(&mut self, key: u16, value: Bytes) {
-        self.ints.push((key, value));
+    /// These headers in lists of their own, to be changed: those read from a frame are
+    /// copied out of it (sharing its bytes) first.
+    fn owned(&mut self) -> &mut Headers {
+        if let Some(wire) = self.wire.take() {
+            for entry in wire.entries() {
+                match entry {
+                    Entry::Str(k, v) => self.strings.push((wire.share(k), wire.share(v))),
+                    Entry::AclToken(v) => {
+                        self.strings.push((Bytes::from_static(ACL_TOKEN_KEY.as_bytes()), wire.share(v)))
+                    }
+                    Entry::Int(k, v) => self.ints.push((k, wire.share(v))),
+                }
+            }
+        }
+        self
     }
 
     /// The string-keyed headers, in the order set (a key the peer sent twice appears
     /// twice).
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.strings.iter().map(|(k, v)| (&k[..], &v[..]))
+        let wire = self.wire.iter().flat_map(WireHeaders::entries).filter_map(|entry| match entry {
+            Entry::Str(k, v) => Some((k, v)),
+            Entry::AclToken(v) => Some((ACL_TOKEN_KEY.as_bytes(), v)),
+            Entry::Int(..) => None,
+        });
+        wire.chain(self.strings.iter().map(|(k, v)| (&k[..], &v[..])))
     }
 
     /// The integer-keyed headers (TTHeader), in the order set (a key the peer sent
     /// twice appears twice).
     pub fn iter_int(&self) -> impl Iterator<Item = (u16, &[u8])> {
-        self.ints.iter().map(|(k, v)| (*k, &v[..]))
+        // THeader has no integer keys: its frames' headers need no walk for them.
+        let ttheader = self.wire.iter().filter(|wire| wire.format() == Format::TTHeader);
+        let wire = ttheader.flat_map(WireHeaders::entries).filter_map(|entry| match entry {
+            Entry::Int(k, v) => Some((k, v)),
+            Entry::Str(..) | Entry::AclToken(_) => None,
+        });
+        wire.chain(self.ints.iter().map(|(k, v)| (*k, &v[..])))
     }
 
     /// How many headers there are, of both kinds.
     pub fn len(&self) -> usize {
-        self.strings.len() + self.ints.len()
+        self.wire.iter().flat_map(WireHeaders::entries).count() + self.strings.len() + self.ints.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.strings.is_empty() && self.ints.is_empty()
+        self.len() == 0
     }
 
     /// Sets every header of `other` here, replacing values of the same keys.
     pub fn extend(&mut self, other: &Headers) {
+        let mut other = other.clone();
+        let other = other.owned();
         for (k, v) in &other.strings {
             self.insert(k.clone(), v.clone());
         }
@@ -138,12 +178,21 @@ impl Headers {
     }
 }
 
+/// Equal when they hold the same headers in the same order, read from a frame or set.
+impl PartialEq for Headers {
+    fn eq(&self, other: &Headers) -> bool {
+        self.iter().eq(other.iter()) && self.iter_int().eq(other.iter_int())
+    }
+}
+
+impl Eq for Headers {}
+
 impl fmt::Debug for Headers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
         f.debug_map()
-            .entries(self.strings.iter().map(|(k, v)| (text(k), text(v))))
-            .entries(self.ints.iter().map(|(k, v)| (k.to_string(), text(v))))
+            .entries(self.iter().map(|(k, v)| (text(k), text(v))))
+            .entries(self.iter_int().map(|(k, v)| (k.to_string(), text(v))))
             .finish()
     }
 }

@@ -14,12 +14,13 @@
 mod codec;
 mod frame;
 mod headers;
+mod section;
 
 #[cfg(any(feature = "server", feature = "http"))]
 pub(crate) use codec::HeaderCodec;
 #[cfg(feature = "client")]
 pub(crate) use codec::ReplyCodec;
-pub(crate) use frame::{protocol_of, write, Format, FrameInfo, FIXED_LEN};
+pub(crate) use frame::{encode_headers, protocol_of, write, Format, FrameInfo, FIXED_LEN};
 pub use headers::{ttheader_keys, Headers};
 
 #[cfg(test)]

@@ -2,8 +2,9 @@ use bytes::{BufMut, Bytes, BytesMut};
 use proptest::prelude::*;
 use thrift_core::Limits;
 
-use super::frame::{read, write, Format, FrameInfo, MAX_HEADERS};
+use super::frame::{read, write, Format, FrameInfo};
 use super::headers::Headers;
+use super::section::MAX_HEADERS;
 use crate::error::{Phase, TransportError};
 use crate::wire::ProtocolKind;
 
@@ -249,4 +250,98 @@ proptest! {
         let f = frame(&info(format, ProtocolKind::Binary, headers), b"payload");
         let _ = read(f.slice(..cut.min(f.len())), &Limits::default());
     }
+}
+
+// Per thread: the other tests of this binary, on their own threads, are not counted.
+#[global_allocator]
+static ALLOCATOR: thrift_alloc_counter::Counting = thrift_alloc_counter::Counting;
+
+#[test]
+fn headers_are_read_in_place_and_copied_out_only_when_changed() {
+    use super::section::ACL_TOKEN_KEY;
+    use super::ttheader_keys::{RPC_TIMEOUT, TO_METHOD};
+    use thrift_alloc_counter::measure;
+
+    for format in [Format::THeader, Format::TTHeader] {
+        let mut sent = Headers::new();
+        sent.insert("trace-id", "4bf92f35");
+        sent.insert("client_timeout", "250");
+        if format == Format::TTHeader {
+            sent.insert_int(TO_METHOD, "ping");
+            sent.insert_int(RPC_TIMEOUT, "300");
+            sent.insert(ACL_TOKEN_KEY, "secret");
+        }
+        let bytes = frame(&info(format, ProtocolKind::Binary, sent.clone()), b"x");
+        let ((info, _), allocated) = measure(|| read(bytes.clone(), &Limits::default()).unwrap());
+        assert_eq!(allocated.count, 0, "{format:?}: reading a frame's headers allocated");
+        let (got, allocated) = measure(|| {
+            let h = &info.headers;
+            (h.get("trace-id"), h.get("client_timeout"), h.int(TO_METHOD), h.get(ACL_TOKEN_KEY), h.len())
+        });
+        assert_eq!(allocated.count, 0, "{format:?}: the getters allocated");
+        let tt = format == Format::TTHeader;
+        let expected = (Some("4bf92f35"), Some("250"), tt.then_some("ping"), tt.then_some("secret"), sent.len());
+        assert_eq!(got, expected, "{format:?}");
+        assert_eq!(info.headers, sent, "{format:?}: read equals what was sent");
+        assert_eq!(format!("{:?}", info.headers), format!("{sent:?}"));
+
+        // Changes see every header the frame held, whichever kind.
+        let mut changed = info.headers.clone();
+        changed.insert("trace-id", "00f067aa");
+        assert_eq!(changed.remove("client_timeout").as_deref(), Some(&b"250"[..]));
+        assert_eq!(changed.get("trace-id"), Some("00f067aa"));
+        assert_eq!(changed.get(ACL_TOKEN_KEY), tt.then_some("secret"));
+        if tt {
+            assert_eq!(changed.remove_int(TO_METHOD).as_deref(), Some(&b"ping"[..]));
+            assert_eq!(changed.int(RPC_TIMEOUT), Some("300"));
+        }
+        assert_eq!(changed.len(), sent.len() - 1 - usize::from(tt));
+        assert_eq!(info.headers, sent, "{format:?}: a changed clone leaves the original alone");
+
+        let mut merged = Headers::new();
+        merged.insert("trace-id", "first");
+        merged.extend(&info.headers);
+        assert_eq!(merged, sent, "{format:?}: extend takes the frame's headers");
+    }
+}
+
+#[test]
+fn headers_encoded_once_write_the_same_frames() {
+    use super::frame::encode_headers;
+    use super::section::ACL_TOKEN_KEY;
+    use super::ttheader_keys::RPC_TIMEOUT;
+
+    for format in [Format::THeader, Format::TTHeader] {
+        let mut built = Headers::new();
+        built.insert("client_timeout", "250");
+        built.insert("caller", "billing");
+        built.insert(ACL_TOKEN_KEY, "secret");
+        if format == Format::TTHeader {
+            built.insert_int(RPC_TIMEOUT, "300");
+        }
+        let encoded = encode_headers(format, built.clone());
+        assert!(encoded.encoding(format).is_some(), "{format:?}: kept as its encoding");
+        assert_eq!(encoded, built, "{format:?}: the same headers");
+        let plain = info(format, ProtocolKind::Compact, built.clone());
+        let copied = info(format, ProtocolKind::Compact, encoded.clone());
+        assert_eq!(frame(&copied, b"xyz"), frame(&plain, b"xyz"), "{format:?}: the same bytes");
+        // Read back, the frame's headers are its encoding again, and written as such.
+        let (read_back, _) = read(frame(&plain, b"xyz"), &Limits::default()).unwrap();
+        assert_eq!(read_back.headers, built);
+        assert_eq!(read_back.headers.encoding(format), encoded.encoding(format));
+        // Changed, they are written from their lists.
+        let mut changed = encoded;
+        changed.insert("caller", "ledger");
+        assert_eq!(changed.encoding(format), None);
+        let (changed_back, _) =
+            read(frame(&info(format, ProtocolKind::Compact, changed), b""), &Limits::default()).unwrap();
+        assert_eq!(changed_back.headers.get("caller"), Some("ledger"));
+    }
+    // THeader writes no integer keys: headers holding some stay as they are, getters and all.
+    let mut ints = Headers::new();
+    ints.insert("caller", "billing");
+    ints.insert_int(RPC_TIMEOUT, "300");
+    let kept = encode_headers(Format::THeader, ints.clone());
+    assert_eq!((kept.encoding(Format::THeader), kept.int(RPC_TIMEOUT)), (None, Some("300")));
+    assert_eq!(kept, ints);
 }
