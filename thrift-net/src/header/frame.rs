@@ -23,9 +23,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::Limits;
 
 use super::headers::Headers;
-use super::section::{
-    check_info, Section, WireHeaders, ACL_TOKEN_KEY, INFO_ACL_TOKEN, INFO_INT_KEY_VALUE, INFO_KEY_VALUE,
-};
+use super::section::{check_info, Section, ACL_TOKEN_KEY, INFO_ACL_TOKEN, INFO_INT_KEY_VALUE, INFO_KEY_VALUE};
 use crate::error::{Phase, TransportError, TransportErrorKind};
 use crate::wire::ProtocolKind;
 
@@ -311,6 +309,7 @@ fn write_section<O: SectionOut>(info: &FrameInfo, headers: &Headers, out: &mut O
 /// headers, the same on every call of a handle). Headers the format cannot hold are kept as
 /// they are: integer keys on THeader (which writes none, and their getters still show), and
 /// values too long for it (for writing the frame to refuse).
+#[cfg(feature = "client")]
 pub(crate) fn encode_headers(format: Format, headers: Headers) -> Headers {
     let drops_ints = format == Format::THeader && headers.iter_int().next().is_some();
     if drops_ints || headers.is_empty() || headers.encoding(format).is_some() {
@@ -322,7 +321,7 @@ pub(crate) fn encode_headers(format: Format, headers: Headers) -> Headers {
     }
     let mut encoding = BytesMut::with_capacity(measured.0);
     match write_info(format, &headers, &mut encoding) {
-        Ok(()) => Headers::from_wire(Some(WireHeaders::encoded(format, encoding.freeze()))),
+        Ok(()) => Headers::from_wire(Some(super::section::WireHeaders::encoded(format, encoding.freeze()))),
         Err(_) => headers,
     }
 }

@@ -20,7 +20,9 @@ mod section;
 pub(crate) use codec::HeaderCodec;
 #[cfg(feature = "client")]
 pub(crate) use codec::ReplyCodec;
-pub(crate) use frame::{encode_headers, protocol_of, write, Format, FrameInfo, FIXED_LEN};
+#[cfg(feature = "client")]
+pub(crate) use frame::encode_headers;
+pub(crate) use frame::{protocol_of, write, Format, FrameInfo, FIXED_LEN};
 pub use headers::{ttheader_keys, Headers};
 
 #[cfg(test)]

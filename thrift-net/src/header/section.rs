@@ -210,6 +210,7 @@ pub(crate) struct WireHeaders {
 impl WireHeaders {
     /// Info headers `encoding` holds, all of it, in `format`: what
     /// [`write_info`](super::frame) wrote.
+    #[cfg(feature = "client")]
     pub(super) fn encoded(format: Format, encoding: Bytes) -> WireHeaders {
         WireHeaders { format, section: encoding, start: 0 }
     }
