@@ -311,7 +311,7 @@ pub async fn serve_https<S: ThriftService>(
 
 /// How long `serve_https` waits for a connection's TLS handshake, as the
 /// [`Server`](crate::Server) does by default.
-pub const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub const TLS_HANDSHAKE_TIMEOUT: Duration = crate::server::listener::TLS_HANDSHAKE_TIMEOUT;
 
 /// The accept loop of [`serve_http`] and `serve_https`: each accepted connection is opened
 /// (nothing to do, or the TLS handshake: the [`Listener`]'s, as the [`Server`](crate::Server)
@@ -349,8 +349,9 @@ async fn serve_connections<S: ThriftService, L: Listener>(
         tokio::spawn(async move {
             let io = match opening.await {
                 Ok(Ok(io)) => io,
-                Ok(Err(e)) => return debug!(%peer, %e, "TLS handshake failed"),
-                Err(_) => return debug!(%peer, "TLS handshake timed out"),
+                // Only a TLS listener's opening can fail or take time: a plain one is ready.
+                Ok(Err(e)) => return debug!(%peer, %e, "opening the connection (TLS handshake) failed"),
+                Err(_) => return debug!(%peer, "opening the connection (TLS handshake) timed out"),
             };
             // Replies are whole messages written at once: TCP_NODELAY, as the Server sets it.
             io.configure(None);

@@ -119,7 +119,7 @@ impl ServerBuilder {
     /// otherwise.
     pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
     /// How long a TLS handshake may take unless set otherwise.
-    pub const DEFAULT_TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+    pub const DEFAULT_TLS_HANDSHAKE_TIMEOUT: Duration = super::listener::TLS_HANDSHAKE_TIMEOUT;
 
     /// The server's default [`Limits`]: [`Limits::default`] with
     /// [`Limits::strict_binary_envelope`] on.

@@ -16,6 +16,10 @@ use tracing::debug;
 
 use super::Peer;
 
+/// How long a TLS handshake may take by default: the [`Server`](crate::Server)'s unless set
+/// otherwise, and the HTTP server's.
+pub(crate) const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A listener the server accepts connections from.
 pub(crate) trait Listener: Send + Sync + 'static {
     /// A connection as accepted, before any handshake.
