@@ -241,6 +241,37 @@ proptest! {
         }
     }
 
+    /// Any headers, written and read back in either format, are the headers written; kept as
+    /// read, copied out by a change, or encoded once, they write the same frame again.
+    #[test]
+    fn headers_survive_every_representation(
+        tt in any::<bool>(),
+        strings in proptest::collection::vec(("[a-z_]{0,6}", "[ -~]{0,20}"), 0..6),
+        ints in proptest::collection::vec((any::<u16>(), "[0-9]{0,4}"), 0..4),
+    ) {
+        let format = if tt { Format::TTHeader } else { Format::THeader };
+        let mut sent = Headers::new();
+        for (k, v) in strings {
+            sent.insert(k, v);
+        }
+        if tt {
+            for (k, v) in ints {
+                sent.insert_int(k, v);
+            }
+        }
+        let written = frame(&info(format, ProtocolKind::Compact, sent.clone()), b"x");
+        let (got, _) = read(written.clone(), &Limits::default()).unwrap();
+        prop_assert_eq!(&got.headers, &sent);
+        let mut copied = got.headers.clone();
+        let absent = "k".repeat(300);
+        copied.insert(absent.clone(), "v");
+        prop_assert!(copied.remove(&absent).is_some());
+        let encoded = super::frame::encode_headers(format, sent.clone());
+        for headers in [got.headers, copied, encoded] {
+            prop_assert_eq!(&frame(&info(format, ProtocolKind::Compact, headers), b"x"), &written);
+        }
+    }
+
     /// Every cut of a valid frame's header section is an error or reads a prefix of it.
     #[test]
     fn cut_frames_never_panic(tt in any::<bool>(), key in "[a-z]{0,8}", value in "[a-z]{0,40}", cut in 0usize..80) {
