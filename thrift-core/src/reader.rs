@@ -165,6 +165,19 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// The next byte, left unread.
+    #[inline]
+    pub(crate) fn peek_u8(&self) -> Option<u8> {
+        self.buf.get(self.pos).copied()
+    }
+
+    /// Moves past `n` bytes already seen with [`peek_u8`](Reader::peek_u8).
+    #[inline]
+    pub(crate) fn bump(&mut self, n: usize) {
+        debug_assert!(n <= self.remaining());
+        self.pos += n;
+    }
+
     /// Reads `N` bytes into an array.
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {

@@ -126,7 +126,9 @@ impl<P: Protocol> StructDecoder<P> {
     }
 
     /// The next field's header, or `None` after the stop byte.
-    #[inline]
+    // Always inlined, as the protocols' header readers: derived decoders call it once per
+    // field, and large ones would otherwise keep it out of line.
+    #[inline(always)]
     pub fn next_field(&mut self, r: &mut Reader<'_>) -> Result<Option<FieldHeader>> {
         let field = P::read_field_begin(r, &mut self.last_id)?;
         if field.is_none() {
