@@ -94,7 +94,9 @@ macro_rules! number {
         }
 
         impl<'de> Decode<'de> for $ty {
-            #[inline]
+            // Always inlined, as the protocols' readers it wraps: large derived decoders
+            // otherwise call it once per number field.
+            #[inline(always)]
             fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
                 P::$read(r)
             }
