@@ -33,7 +33,7 @@ use super::section::{Entry, WireHeaders, ACL_TOKEN_KEY};
 pub struct Headers {
     /// Headers read from a frame and not changed since, walked in place: reading a request's
     /// headers allocates nothing. A change first copies them into the lists below, so at
-    /// most one of the two holds any.
+    /// most one of the two holds any. `Some` only with one header at least.
     wire: Option<WireHeaders>,
     strings: Vec<(Bytes, Bytes)>,
     ints: Vec<(u16, Bytes)>,
@@ -162,7 +162,8 @@ impl Headers {
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        // Kept frame headers always hold one at least: no walk needed.
+        self.wire.is_none() && self.strings.is_empty() && self.ints.is_empty()
     }
 
     /// Sets every header of `other` here, replacing values of the same keys.
