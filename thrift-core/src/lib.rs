@@ -80,7 +80,8 @@
 //! every Thrift type (`arbitrary::<Bytes>()`), and evolution checks between two versions of
 //! a type (`check_evolution`).
 
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: `utf8` (the UTF-8 check of decoded strings) is the one module allowed it.
+#![deny(unsafe_code)]
 
 // Lets the derives' `::thrift_core::` paths resolve inside this crate's own tests.
 extern crate self as thrift_core;
@@ -101,6 +102,7 @@ mod service;
 mod structs;
 #[cfg(feature = "proptest")]
 pub mod testing;
+mod utf8;
 mod walk;
 mod wire;
 

@@ -13,8 +13,8 @@
 //! plain `&[u8]`, a long string is copied once. Binaries already have such a type:
 //! `bytes::Bytes`.
 //!
-//! Both representations come from small crates, so that this crate keeps `forbid(unsafe_code)`
-//! (a `str` over bytes without re-checking them takes `unsafe`):
+//! Both representations come from small crates, so that this crate's `unsafe` stays the one
+//! UTF-8 check in `utf8.rs` (a `str` over bytes without re-checking them takes `unsafe`):
 //! - actix's [`bytestring::ByteString`], a UTF-8-checked `Bytes`; its only dependency is
 //!   `bytes`, which this crate already has;
 //! - [`arrayvec::ArrayString`], a fixed-capacity inline string, without dependencies.
@@ -46,6 +46,7 @@ use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
 use crate::protocol::Protocol;
 use crate::reader::Reader;
+use crate::utf8;
 use crate::wire::TType;
 
 /// The longest string kept inline: the most an `ArrayString` (a `u32` length and the bytes)
@@ -118,9 +119,9 @@ impl SharedStr {
     #[inline]
     pub fn from_utf8(bytes: Bytes) -> std::result::Result<SharedStr, Utf8Error> {
         if bytes.len() <= INLINE {
-            return std::str::from_utf8(&bytes).map(SharedStr::inline_or_copy);
+            return utf8::to_str(&bytes).map(SharedStr::inline_or_copy);
         }
-        ByteString::try_from(bytes).map(|s| SharedStr(Repr::Shared(s)))
+        utf8::to_byte_string(bytes).map(|s| SharedStr(Repr::Shared(s)))
     }
 
     /// `s` inline when it fits, else copied into a new buffer.
@@ -329,7 +330,7 @@ impl<'de> Decode<'de> for SharedStr {
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         let slice = P::read_binary(r)?;
         if slice.len() <= INLINE {
-            return match std::str::from_utf8(slice) {
+            return match utf8::to_str(slice) {
                 Ok(s) => Ok(SharedStr::inline_or_copy(s)),
                 Err(e) => Err(invalid_utf8(r, slice, e)),
             };
@@ -341,7 +342,7 @@ impl<'de> Decode<'de> for SharedStr {
 /// A string longer than the inline capacity: a slice of the input `Bytes`, or a copy.
 #[inline(never)]
 fn decode_shared(r: &Reader<'_>, slice: &[u8]) -> Result<SharedStr> {
-    match ByteString::try_from(r.to_bytes(slice)) {
+    match utf8::to_byte_string(r.to_bytes(slice)) {
         Ok(s) => Ok(SharedStr(Repr::Shared(s))),
         Err(e) => Err(invalid_utf8(r, slice, e)),
     }

@@ -14,7 +14,7 @@ use crate::wire::TType;
 #[inline]
 fn read_str<'de, P: Protocol>(r: &mut Reader<'de>) -> Result<&'de str> {
     let bytes = P::read_binary(r)?;
-    std::str::from_utf8(bytes).map_err(|e| r.error_before(bytes.len() - e.valid_up_to(), ErrorKind::InvalidUtf8))
+    crate::utf8::to_str(bytes).map_err(|e| r.error_before(bytes.len() - e.valid_up_to(), ErrorKind::InvalidUtf8))
 }
 
 /// Implements `ThriftType` and `Encode` for a type that derefs to bytes.

@@ -244,7 +244,7 @@ impl Protocol for Binary {
 
 /// Decodes a method name, which must be UTF-8.
 pub(super) fn read_name<'de>(r: &Reader<'de>, bytes: &'de [u8]) -> Result<&'de str> {
-    std::str::from_utf8(bytes).map_err(|_| r.error_before(bytes.len(), ErrorKind::InvalidUtf8))
+    crate::utf8::to_str(bytes).map_err(|_| r.error_before(bytes.len(), ErrorKind::InvalidUtf8))
 }
 
 /// The message type for `v`, or an error pointing `back` bytes before the cursor.
