@@ -214,7 +214,15 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn to_bytes(&self, slice: &'de [u8]) -> Bytes {
         match self.source {
-            Some(src) => src.slice_ref(slice),
+            // Where `slice` starts in the input, found here rather than by
+            // `Bytes::slice_ref`, which is not inlined and checks the pointers before
+            // `slice` checks the range again (36 instructions a call, 1% of decoding the
+            // benchmark's medium message). `Bytes::slice`, inlined, still checks the range.
+            Some(src) if !slice.is_empty() => {
+                let start = (slice.as_ptr() as usize).wrapping_sub(src.as_ptr() as usize);
+                src.slice(start..start.wrapping_add(slice.len()))
+            }
+            Some(_) => Bytes::new(),
             None => Bytes::copy_from_slice(slice),
         }
     }

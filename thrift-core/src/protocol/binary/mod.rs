@@ -171,7 +171,9 @@ impl Protocol for Binary {
     fn read_double(r: &mut Reader<'_>) -> Result<f64> {
         Ok(f64::from_bits(u64::from_be_bytes(r.read_array()?)))
     }
-    #[inline]
+    // Always inlined: left to itself LLVM calls it from large derived decoders, about 37
+    // instructions a string, and a string decodes in fewer inline (3% of a medium message).
+    #[inline(always)]
     fn read_binary<'de>(r: &mut Reader<'de>) -> Result<&'de [u8]> {
         let len = Self::read_i32(r)?;
         let len = r.check_string_len(len as i64)?;
