@@ -13,8 +13,9 @@ use clap::{Parser, ValueEnum};
 use thrift_loadtest::options::parse_duration;
 use thrift_loadtest::{Payload, Stats};
 
+use crate::cpu::CpuPerCall;
 use crate::peers::java;
-use crate::{ClientKind, ServerKind};
+use crate::{ClientKind, LoadReport, ServerKind};
 
 /// What `run` runs.
 #[derive(clap::Args, Debug, Clone)]
@@ -23,7 +24,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     pub pairs: Vec<PairKind>,
     /// Concurrency levels.
-    #[arg(short, long, value_delimiter = ',', default_values_t = vec![16, 64, 256])]
+    #[arg(short, long, value_delimiter = ',', default_values_t = vec![1, 16, 64, 256])]
     pub concurrency: Vec<usize>,
     /// Each client run, warm-up included.
     #[arg(short, long, value_parser = parse_duration, default_value = "5s")]
@@ -254,6 +255,8 @@ pub struct Row {
     pub concurrency: usize,
     /// What the client measured, or why there is nothing.
     pub outcome: Result<Stats, String>,
+    /// CPU time per call of the server and the client, when `/proc` said.
+    pub cpu: Option<CpuPerCall>,
 }
 
 /// Everything `run` measured.
@@ -282,7 +285,16 @@ pub fn load_average() -> String {
 impl Results {
     /// The statistics of `pair` at `concurrency`, if it ran and measured.
     pub fn stats(&self, pair: PairKind, concurrency: usize) -> Option<&Stats> {
-        self.rows.iter().find(|r| r.pair.kind == pair && r.concurrency == concurrency)?.outcome.as_ref().ok()
+        self.row(pair, concurrency)?.outcome.as_ref().ok()
+    }
+
+    /// The CPU time per call of `pair` at `concurrency`, if it ran and `/proc` said.
+    pub fn cpu(&self, pair: PairKind, concurrency: usize) -> Option<CpuPerCall> {
+        self.row(pair, concurrency)?.cpu
+    }
+
+    fn row(&self, pair: PairKind, concurrency: usize) -> Option<&Row> {
+        self.rows.iter().find(|r| r.pair.kind == pair && r.concurrency == concurrency)
     }
 }
 
@@ -360,14 +372,15 @@ fn start_server(
     ServerProcess::start(command, log)
 }
 
-/// Runs the client of `pair` as a child process and reads its statistics.
+/// Runs the client of `pair` as a child process against the server `server_pid` and reads
+/// its report.
 fn run_client(
     pair: &Pair,
-    addr: SocketAddr,
+    (addr, server_pid): (SocketAddr, u32),
     concurrency: usize,
     warmup: Duration,
     args: &RunArgs,
-) -> Result<Stats, String> {
+) -> Result<LoadReport, String> {
     let exe = std::env::current_exe().map_err(|e| format!("finding rpc-compare: {e}"))?;
     let client = pair.client.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
     let payload = args.payload.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
@@ -376,6 +389,7 @@ fn run_client(
         .args(["-c", &concurrency.to_string()])
         .args(["-d", &format!("{}ms", args.duration.as_millis())])
         .args(["--warmup", &format!("{}ms", warmup.as_millis())])
+        .args(["--server-pid", &server_pid.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -427,7 +441,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         let skip = |rows: &mut Vec<Row>, why: String| {
             eprintln!("{}: {why}", pair.name);
             for &concurrency in &args.concurrency {
-                rows.push(Row { pair: *pair, concurrency, outcome: Err(why.clone()) });
+                rows.push(Row { pair: *pair, concurrency, outcome: Err(why.clone()), cpu: None });
             }
         };
         let per_pair = (args.duration + Duration::from_millis(500)) * args.concurrency.len() as u32;
@@ -460,19 +474,27 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
             ServerSpec::Own(_) => args.warmup,
         };
         for &concurrency in &args.concurrency {
-            let outcome = run_client(pair, addr, concurrency, warmup, args);
+            let report = run_client(pair, (addr, server.child.id()), concurrency, warmup, args);
+            let cpu = report.as_ref().ok().and_then(|r| r.cpu);
+            let outcome = report.map(|r| r.stats);
             match &outcome {
                 Ok(s) => eprintln!(
-                    "{} × {concurrency}: {:.0} QPS, p50 {} µs, p99 {} µs, {} errors",
+                    "{} × {concurrency}: {:.0} QPS, p50 {} µs, p99 {} µs, {} errors, CPU {}",
                     pair.name,
                     s.qps,
                     s.p50_us,
                     s.p99_us,
-                    s.error_count()
+                    s.error_count(),
+                    cpu.map_or("not read".into(), |c| format!(
+                        "{:.1} µs a call ({:.1} server + {:.1} client)",
+                        c.total_us(),
+                        c.server_us,
+                        c.client_us
+                    )),
                 ),
                 Err(e) => eprintln!("{} × {concurrency}: {e}", pair.name),
             }
-            rows.push(Row { pair: *pair, concurrency, outcome });
+            rows.push(Row { pair: *pair, concurrency, outcome, cpu });
             // Let the sockets of the last run close before the next.
             std::thread::sleep(Duration::from_millis(300));
         }
@@ -501,17 +523,24 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
 /// Results of every kind of row, for the writers' tests.
 #[cfg(test)]
 pub fn sample_results() -> Results {
-    let stats =
-        |qps: f64, p99_us: u64| Stats { calls: 1000, seconds: 1.0, qps, p50_us: 10, p99_us, ..Stats::default() };
-    let row = |kind: PairKind, concurrency, outcome| Row { pair: kind.pair(), concurrency, outcome };
+    let stats = |qps: f64, p50_us: u64, p99_us: u64| Stats {
+        calls: 1000,
+        seconds: 1.0,
+        qps,
+        p50_us,
+        p99_us,
+        ..Stats::default()
+    };
+    let cpu = |server_us, client_us| Some(CpuPerCall { server_us, client_us });
+    let row = |kind: PairKind, concurrency, outcome, cpu| Row { pair: kind.pair(), concurrency, outcome, cpu };
     let mut rows = Vec::new();
-    for c in [16, 64, 256] {
-        rows.push(row(PairKind::OursPipelined, c, Ok(stats(50_000.0, 900))));
-        rows.push(row(PairKind::Volo, c, Ok(stats(30_000.0, 1000))));
-        rows.push(row(PairKind::Raw, c, Ok(stats(55_000.0, 800))));
-        rows.push(row(PairKind::OursPool, c, Ok(stats(40_000.0, 950))));
-        rows.push(row(PairKind::OursPerCall, c, Ok(stats(5_000.0, 9000))));
-        rows.push(row(PairKind::Java, c, Err("javac is missing".into())));
+    for c in [1, 16, 64, 256] {
+        rows.push(row(PairKind::OursPipelined, c, Ok(stats(53_000.0, 54, 900)), cpu(4.5, 5.0)));
+        rows.push(row(PairKind::Volo, c, Ok(stats(30_000.0, 70, 1000)), None));
+        rows.push(row(PairKind::Raw, c, Ok(stats(55_000.0, 50, 800)), cpu(4.0, 4.5)));
+        rows.push(row(PairKind::OursPool, c, Ok(stats(50_000.0, 56, 950)), cpu(5.0, 5.4)));
+        rows.push(row(PairKind::OursPerCall, c, Ok(stats(5_000.0, 400, 9000)), None));
+        rows.push(row(PairKind::Java, c, Err("javac is missing".into()), None));
     }
     Results { args: RunArgs::default(), rows, seconds: 10.0, load_before: "1.0".into(), load_after: "2.0".into() }
 }

@@ -12,6 +12,7 @@
 
 mod chart;
 mod compare;
+mod cpu;
 mod peers;
 mod section;
 
@@ -21,6 +22,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use serde::{Deserialize, Serialize};
 use thrift_loadtest::options::parse_duration;
 use thrift_loadtest::{Payload, Strategy};
 use thrift_net::Transport;
@@ -125,6 +127,20 @@ pub struct LoadArgs {
     /// A call waiting longer fails.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub call_timeout: Duration,
+    /// The server's process, whose CPU time per call is reported beside the client's.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+}
+
+/// What `load` prints as JSON: the client's statistics and, given the server's process,
+/// the CPU time per call of both sides over the measured window.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LoadReport {
+    /// The client's statistics.
+    #[serde(flatten)]
+    pub stats: thrift_loadtest::Stats,
+    /// CPU time per call, when `--server-pid` was given and `/proc` read.
+    pub cpu: Option<cpu::CpuPerCall>,
 }
 
 impl LoadArgs {
@@ -182,14 +198,21 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
     })
 }
 
+fn load_report(args: &LoadArgs) -> std::io::Result<LoadReport> {
+    let window = args.server_pid.map(|pid| cpu::Window::start(pid, args.warmup(), args.duration()));
+    let stats = load(args)?;
+    let cpu = window.and_then(|w| w.per_call(stats.calls));
+    Ok(LoadReport { stats, cpu })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or_else(|| Command::Run(compare::RunArgs::default()));
     let outcome = match command {
         Command::Serve { server, addr, payload } => serve(server, addr, payload).map_err(|e| e.to_string()),
-        Command::Load(args) => load(&args)
-            .map_err(|e| e.to_string())
-            .and_then(|stats| serde_json::to_string(&stats).map(|json| println!("{json}")).map_err(|e| e.to_string())),
+        Command::Load(args) => load_report(&args).map_err(|e| e.to_string()).and_then(|report| {
+            serde_json::to_string(&report).map(|json| println!("{json}")).map_err(|e| e.to_string())
+        }),
         Command::Run(args) => compare::run(&args),
     };
     match outcome {

@@ -13,18 +13,34 @@ use crate::compare::{PairKind, Results};
 const BEGIN: &str = "<!-- rpc-compare:begin (written by rpc-compare; edits between these markers are overwritten) -->";
 const END: &str = "<!-- rpc-compare:end -->";
 
-/// The results as a Markdown table: a row per pair, QPS and p50/p99 per level.
+/// The level at which the targets judge CPU time per call and throughput.
+const CPU_LEVEL: usize = 64;
+
+/// The level at which the table gives CPU time per call: [`CPU_LEVEL`] if it ran, else
+/// the highest.
+fn table_cpu_level(results: &Results) -> usize {
+    let levels = &results.args.concurrency;
+    if levels.contains(&CPU_LEVEL) {
+        CPU_LEVEL
+    } else {
+        levels.iter().copied().max().unwrap_or(CPU_LEVEL)
+    }
+}
+
+/// The results as a Markdown table: a row per pair, QPS and p50/p99 per level, and CPU
+/// time per call at one level ([`table_cpu_level`]).
 pub fn table(results: &Results) -> String {
     let levels = &results.args.concurrency;
+    let cpu_level = table_cpu_level(results);
     let mut out = String::from("| pair |");
     for c in levels {
         let _ = write!(out, " QPS ×{c} | p50 / p99 µs ×{c} |");
     }
-    out.push_str(" errors |\n|---|");
+    let _ = write!(out, " CPU µs/call ×{cpu_level}, server + client | errors |\n|---|");
     for _ in levels {
         out.push_str("---:|---:|");
     }
-    out.push_str("---|\n");
+    out.push_str("---:|---|\n");
     let mut seen = Vec::new();
     for row in &results.rows {
         if seen.contains(&row.pair.kind) {
@@ -47,6 +63,12 @@ pub fn table(results: &Results) -> String {
                 }
                 None => out.push_str(" — | — |"),
             }
+        }
+        match results.cpu(row.pair.kind, cpu_level) {
+            Some(cpu) => {
+                let _ = write!(out, " {:.1} ({:.1} + {:.1}) |", cpu.total_us(), cpu.server_us, cpu.client_us);
+            }
+            None => out.push_str(" — |"),
         }
         match why {
             Some(why) => {
@@ -150,6 +172,71 @@ pub fn targets(results: &Results) -> String {
     out
 }
 
+/// The targets of issue 22: throughput, CPU time and latency against the raw ceiling (a
+/// connection per caller, nothing decoded), each with its measured figure.
+pub fn ceiling_targets(results: &Results) -> String {
+    let mut out = String::new();
+    let raw = results.stats(PairKind::Raw, CPU_LEVEL);
+    for (kind, name, target) in [(PairKind::OursPool, "pool", 0.9), (PairKind::OursPipelined, "pipelined", 0.95)] {
+        match (results.stats(kind, CPU_LEVEL), raw) {
+            (Some(ours), Some(raw)) => {
+                let _ = writeln!(
+                    out,
+                    "- Ours ({name}) vs the raw ceiling at {CPU_LEVEL}: {} ({:.0} vs {:.0} QPS), target ≥ {target}×: {}.",
+                    ratio(ours.qps, raw.qps),
+                    ours.qps,
+                    raw.qps,
+                    mark(ours.qps >= target * raw.qps)
+                );
+            }
+            _ => {
+                let _ = writeln!(out, "- Ours ({name}) vs the raw ceiling at {CPU_LEVEL}: not measured in this run.");
+            }
+        }
+    }
+    let cpu = |kind| results.cpu(kind, CPU_LEVEL);
+    match (cpu(PairKind::OursPool), cpu(PairKind::OursPipelined), cpu(PairKind::Raw)) {
+        (Some(pool), Some(pipelined), Some(raw)) => {
+            let worse = pool.total_us().max(pipelined.total_us());
+            let _ = writeln!(
+                out,
+                "- CPU time per call at {CPU_LEVEL}, server + client: ours pool {:.1} µs ({:.1} + {:.1}), ours \
+                 pipelined {:.1} µs ({:.1} + {:.1}), raw ceiling {:.1} µs ({:.1} + {:.1}); ours {} and {} of \
+                 raw's. Target ≤ 10.5 µs (set on a machine where raw took 9.5): {}.",
+                pool.total_us(),
+                pool.server_us,
+                pool.client_us,
+                pipelined.total_us(),
+                pipelined.server_us,
+                pipelined.client_us,
+                raw.total_us(),
+                raw.server_us,
+                raw.client_us,
+                ratio(pool.total_us(), raw.total_us()),
+                ratio(pipelined.total_us(), raw.total_us()),
+                mark(worse <= 10.5)
+            );
+        }
+        _ => {
+            let _ = writeln!(out, "- CPU time per call at {CPU_LEVEL}: not measured in this run.");
+        }
+    }
+    let p50 = |kind| results.stats(kind, 1).map(|s| s.p50_us);
+    match (p50(PairKind::OursPool), p50(PairKind::OursPipelined), p50(PairKind::Raw)) {
+        (Some(pool), Some(pipelined), Some(raw)) => {
+            let bound = raw as f64 * 1.1;
+            let _ = writeln!(
+                out,
+                "- Latency with one caller, p50: ours pool {pool} µs, ours pipelined {pipelined} µs, raw ceiling \
+                 {raw} µs; target ≤ raw + 10% ({bound:.0} µs): {}.",
+                mark(pool.max(pipelined) as f64 <= bound)
+            );
+        }
+        _ => out.push_str("- Latency with one caller: not measured in this run.\n"),
+    }
+    out
+}
+
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -198,6 +285,8 @@ pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
     out.push_str(&table(results));
     out.push_str("\n### Targets (issue 10)\n\n");
     out.push_str(&targets(results));
+    out.push_str("\n### Targets (issue 22)\n\n");
+    out.push_str(&ceiling_targets(results));
     out.push_str("\n### The pairs\n\n| pair | server | client |\n|---|---|---|\n");
     let mut seen = Vec::new();
     for row in &results.rows {
@@ -288,14 +377,51 @@ mod tests {
         let text = targets(&results());
         assert!(
             text.contains(
-                "Ours (pipelined) vs volo (default) at 64: QPS 1.67× (50000 vs 30000), p99 900 vs 1000 µs: met."
+                "Ours (pipelined) vs volo (default) at 64: QPS 1.77× (53000 vs 30000), p99 900 vs 1000 µs: met."
             ),
             "{text}"
         );
-        assert!(text.contains("vs the raw ceiling (a connection per caller) at 64: 0.91×"), "{text}");
+        assert!(text.contains("vs the raw ceiling (a connection per caller) at 64: 0.96×"), "{text}");
         assert!(text.contains("the raw ceiling (pipelined) at 64: not measured"), "{text}");
-        assert!(text.contains("Pool vs a connection per call at 64: 8.00×"), "{text}");
+        assert!(text.contains("Pool vs a connection per call at 64: 10.00×"), "{text}");
         assert!(!text.contains("not met"), "{text}");
+    }
+
+    #[test]
+    fn ceiling_targets_state_throughput_cpu_and_latency_against_raw() {
+        let text = ceiling_targets(&results());
+        assert!(
+            text.contains("Ours (pool) vs the raw ceiling at 64: 0.91× (50000 vs 55000 QPS), target ≥ 0.9×: met."),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Ours (pipelined) vs the raw ceiling at 64: 0.96× (53000 vs 55000 QPS), target ≥ 0.95×: met."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("ours pool 10.4 µs (5.0 + 5.4), ours pipelined 9.5 µs (4.5 + 5.0), raw ceiling 8.5 µs"),
+            "{text}"
+        );
+        assert!(text.contains("ours 1.22× and 1.12× of raw's"), "{text}");
+        assert!(text.contains("p50: ours pool 56 µs, ours pipelined 54 µs, raw ceiling 50 µs; target ≤ raw + 10% (55 µs): **not met**."), "{text}");
+
+        let mut slow = results();
+        slow.rows.retain(|r| !(r.pair.kind == PairKind::Raw && r.concurrency == 1));
+        slow.rows.iter_mut().filter(|r| r.pair.kind == PairKind::OursPool).for_each(|r| r.cpu = None);
+        let text = ceiling_targets(&slow);
+        assert!(text.contains("CPU time per call at 64: not measured"), "{text}");
+        assert!(text.contains("Latency with one caller: not measured"), "{text}");
+    }
+
+    #[test]
+    fn the_table_gives_cpu_time_per_call_where_it_was_read() {
+        let table = table(&results());
+        let raw = table.lines().find(|l| l.starts_with("| raw ceiling |")).expect("a row for raw");
+        assert!(raw.ends_with("| 8.5 (4.0 + 4.5) | 0 |"), "{raw}");
+        let volo = table.lines().find(|l| l.starts_with("| volo |")).expect("a row for volo");
+        assert!(volo.ends_with("| — | 0 |"), "{volo}");
     }
 
     #[test]
