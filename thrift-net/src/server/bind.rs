@@ -34,7 +34,10 @@ use super::{open, reject};
 /// envelope closes the connection, unless [`ServerBuilder::limits`] turns it off. Requests on one connection are read as they arrive and handled concurrently (up to
 /// [`ServerBuilder::max_in_flight_per_connection`]), so a pipelining client gets every
 /// answer, in whatever order they finish, while a plain Apache client sending one call at a
-/// time sees ordinary request-reply behaviour.
+/// time sees ordinary request-reply behaviour. A handler's first poll runs on its
+/// connection's task (one that answers at once costs no task of its own), so the next
+/// request on that connection is read once it returns or waits: blocking work belongs in
+/// `tokio::task::spawn_blocking`, as anywhere in async code.
 ///
 /// - An unknown method is answered with `TApplicationException` `UNKNOWN_METHOD`,
 ///   undecodable arguments with `PROTOCOL_ERROR`, a panicking handler with `INTERNAL_ERROR`

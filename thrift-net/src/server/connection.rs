@@ -1,5 +1,6 @@
 //! One server connection: tell its wire format from the first bytes, read requests as they
-//! arrive, handle them concurrently, and write the replies through one writer task.
+//! arrive, handle them concurrently (each handler's first poll on the connection's task, a
+//! task of its own only for one that waits), and write the replies through one writer task.
 
 use std::future::{pending, Future};
 use std::io;
@@ -570,7 +571,16 @@ impl<S: ThriftService> Connection<S> {
             gone: self.gone.clone(),
             _permit: permit,
         };
-        shared.tracker.spawn(request.run(incoming).instrument(span));
+        // The handler's first poll runs here, on the connection's task: most handlers answer
+        // in it, and then the request costs no task of its own (a spawn, and the wake-up of
+        // another worker thread to run it, took 4 of the 10.7 µs of server CPU time per
+        // pipelined call in rpc-compare). One that waits is spawned as it stands and handled
+        // concurrently with the next ones.
+        let mut handling = Box::pin(request.run(incoming).instrument(span));
+        let first = std::future::poll_fn(|cx| Poll::Ready(handling.as_mut().poll(cx))).await;
+        if first.is_pending() {
+            shared.tracker.spawn(handling);
+        }
         true
     }
 }
