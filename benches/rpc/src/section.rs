@@ -98,6 +98,17 @@ fn mark(ok: bool) -> &'static str {
     }
 }
 
+/// One line of the targets: `ours` against `base` in QPS, met at `target` times or more.
+fn throughput_target(what: &str, ours: &Stats, base: &Stats, target: f64) -> String {
+    format!(
+        "- {what}: {} ({:.0} vs {:.0} QPS), target ≥ {target}×: {}.\n",
+        ratio(ours.qps, base.qps),
+        ours.qps,
+        base.qps,
+        mark(ours.qps >= target * base.qps)
+    )
+}
+
 /// Our server with our better client at `c` (by QPS): the pair and its statistics.
 fn ours_best(results: &Results, c: usize) -> Option<(&'static str, &Stats)> {
     let candidates = [(PairKind::OursPipelined, "pipelined"), (PairKind::OursPool, "pool")];
@@ -140,14 +151,12 @@ pub fn targets(results: &Results) -> String {
     for (raw_kind, raw_name) in [(PairKind::Raw, "a connection per caller"), (PairKind::RawPipelined, "pipelined")] {
         match (ours_best(results, 64), results.stats(raw_kind, 64)) {
             (Some((name, ours)), Some(raw)) => {
-                let _ = writeln!(
-                    out,
-                    "- Ours ({name}) vs the raw ceiling ({raw_name}) at 64: {} ({:.0} vs {:.0} QPS), target ≥ 0.8×: {}.",
-                    ratio(ours.qps, raw.qps),
-                    ours.qps,
-                    raw.qps,
-                    mark(ours.qps >= 0.8 * raw.qps)
-                );
+                out.push_str(&throughput_target(
+                    &format!("Ours ({name}) vs the raw ceiling ({raw_name}) at 64"),
+                    ours,
+                    raw,
+                    0.8,
+                ));
             }
             _ => {
                 let _ = writeln!(out, "- Ours vs the raw ceiling ({raw_name}) at 64: not measured in this run.");
@@ -180,14 +189,12 @@ pub fn ceiling_targets(results: &Results) -> String {
     for (kind, name, target) in [(PairKind::OursPool, "pool", 0.9), (PairKind::OursPipelined, "pipelined", 0.95)] {
         match (results.stats(kind, CPU_LEVEL), raw) {
             (Some(ours), Some(raw)) => {
-                let _ = writeln!(
-                    out,
-                    "- Ours ({name}) vs the raw ceiling at {CPU_LEVEL}: {} ({:.0} vs {:.0} QPS), target ≥ {target}×: {}.",
-                    ratio(ours.qps, raw.qps),
-                    ours.qps,
-                    raw.qps,
-                    mark(ours.qps >= target * raw.qps)
-                );
+                out.push_str(&throughput_target(
+                    &format!("Ours ({name}) vs the raw ceiling at {CPU_LEVEL}"),
+                    ours,
+                    raw,
+                    target,
+                ));
             }
             _ => {
                 let _ = writeln!(out, "- Ours ({name}) vs the raw ceiling at {CPU_LEVEL}: not measured in this run.");
@@ -415,20 +422,22 @@ mod tests {
         assert!(text.contains("Latency with one caller: not measured"), "{text}");
     }
 
+    /// The table's row for the pair `name`.
+    fn row<'t>(table: &'t str, name: &str) -> &'t str {
+        table.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("no row for {name}"))
+    }
+
     #[test]
     fn the_table_gives_cpu_time_per_call_where_it_was_read() {
         let table = table(&results());
-        let raw = table.lines().find(|l| l.starts_with("| raw ceiling |")).expect("a row for raw");
-        assert!(raw.ends_with("| 8.5 (4.0 + 4.5) | 0 |"), "{raw}");
-        let volo = table.lines().find(|l| l.starts_with("| volo |")).expect("a row for volo");
-        assert!(volo.ends_with("| — | 0 |"), "{volo}");
+        assert!(row(&table, "raw ceiling").ends_with("| 8.5 (4.0 + 4.5) | 0 |"), "{table}");
+        assert!(row(&table, "volo").ends_with("| — | 0 |"), "{table}");
     }
 
     #[test]
     fn a_pair_that_did_not_run_says_why() {
         let table = table(&results());
-        let java = table.lines().find(|l| l.starts_with("| apache java |")).expect("a row for the Java pair");
-        assert!(java.ends_with("not run: javac is missing |"), "{java}");
+        assert!(row(&table, "apache java").ends_with("not run: javac is missing |"), "{table}");
         assert_eq!(table.lines().count(), 2 + 6, "{table}");
     }
 
