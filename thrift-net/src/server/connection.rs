@@ -615,15 +615,19 @@ impl<S: ThriftService> Handling<S> {
                 None => pending().await,
             }
         };
+        // In these three waits the work comes first and the signals after: work that is done
+        // at once never puts its task on the signals' wait lists (a lock to join one and one
+        // to leave; with 64 one-call connections the cancellation waits took 9.4% of the
+        // server's perf samples, 6.9% after), and work that waits is still ended by them.
         let outcome = tokio::select! {
             biased;
+            outcome = CatchUnwind(Box::pin(ready_call(&mut self.service, incoming))) => Some(outcome),
             // Past the shutdown deadline: abandoned, unanswered.
             _ = shared.force.cancelled() => return,
             _ = self.gone.cancelled(), if cancellable => {
                 Counters::add(&shared.counters.handlers_cancelled, 1);
                 return debug!("the peer is gone; handler cancelled");
             }
-            outcome = CatchUnwind(Box::pin(ready_call(&mut self.service, incoming))) => Some(outcome),
             () = expired => None,
         };
         let reply = match outcome {
@@ -661,15 +665,15 @@ impl<S: ThriftService> Handling<S> {
         let shared = self.shared.clone();
         let owed = tokio::select! {
             biased;
-            _ = shared.force.cancelled() => return,
             // Waits while the peer leaves earlier replies unread.
             owed = self.budget.hold(bytes.len()) => owed,
+            _ = shared.force.cancelled() => return,
         };
         tokio::select! {
             biased;
-            _ = shared.force.cancelled() => {}
             // Fails only when the writer is gone, and then so is the peer.
             _ = self.tx.send((bytes, owed)) => {}
+            _ = shared.force.cancelled() => {}
         }
     }
 }
