@@ -211,6 +211,9 @@ impl<'de> Reader<'de> {
 
     /// `slice` (which must come from this reader's input) as a `Bytes` sharing the input
     /// buffer when the reader was built over `Bytes`, otherwise copied.
+    ///
+    /// # Panics
+    /// When the reader was built over `Bytes` and a non-empty `slice` lies outside them.
     #[inline]
     pub fn to_bytes(&self, slice: &'de [u8]) -> Bytes {
         match self.source {

@@ -18,8 +18,9 @@ use bytestring::ByteString;
 
 /// `bytes` as a `str`, if they are UTF-8.
 ///
-/// The same answer as `std::str::from_utf8`, errors included (the tests check every
-/// sequence of up to three bytes, and random text, against it).
+/// The same answer as `std::str::from_utf8`, errors included (the tests check it against
+/// every sequence of one or two bytes, every three-byte one led by a byte of 0xC0 or
+/// more, four-byte ones, and random text).
 #[inline(always)]
 pub(crate) fn to_str(bytes: &[u8]) -> Result<&str, Utf8Error> {
     if is_utf8(bytes) {
