@@ -1,6 +1,7 @@
 //! One server connection: tell its wire format from the first bytes, read requests as they
 //! arrive, handle them concurrently (each handler's first poll on the connection's task, a
-//! task of its own only for one that waits), and write the replies through one writer task.
+//! task of its own only for one that waits), and write the replies from the same task, after
+//! each turn of the reader ([`replies`](super::replies)).
 
 use std::future::{pending, Future};
 use std::io;
@@ -12,7 +13,7 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
@@ -23,6 +24,7 @@ use super::codec::WireCodec;
 use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
+use super::replies::{reader_then_writer, replies, Inbox, Replies};
 use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
 use crate::detect::{detect, Detection};
 use crate::error::TransportError;
@@ -54,7 +56,7 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     service: S,
     permit: OwnedSemaphorePermit,
 ) {
-    let open = Arc::new(OpenConnection::new(shared.counters.clone(), permit));
+    let _open = OpenConnection::new(shared.counters.clone(), permit);
     stream.configure(shared.config.tcp_keepalive);
     let (rd, wr) = stream.split();
     let stop = shared.stop.child_token();
@@ -62,7 +64,7 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     let Some(wire) = reader.detect(&shared.config.limits).await else { return };
     debug!(?wire, "protocol detected");
 
-    let (tx, rx) = mpsc::channel(shared.config.max_in_flight);
+    let (tx, rx) = replies(shared.config.max_in_flight);
     let budget = Budget {
         bytes: Arc::new(Semaphore::new(shared.config.max_pending_bytes)),
         max: shared.config.max_pending_bytes,
@@ -70,15 +72,14 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     };
     let finish = CancellationToken::new();
     let gone = CancellationToken::new();
+    let turns = rx.turns();
     let writer = write_replies(
         wr,
         rx,
         shared.counters.clone(),
         WriterSignals { force: shared.force.clone(), failed: stop.clone(), gone: gone.clone(), finish: finish.clone() },
         shared.config.write_timeout,
-        open.clone(),
     );
-    shared.tracker.spawn(writer.in_current_span());
 
     let conn = Connection {
         permits: Arc::new(Semaphore::new(shared.config.max_in_flight)),
@@ -94,7 +95,12 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
         tx,
     };
     let codec = WireCodec::new(wire, &conn.shared.config.limits);
-    conn.read_requests(&mut reader, codec).await
+    let reading = async move {
+        // The connection (and its sender of replies) and the read half go when reading ends;
+        // the writer ends once the requests still in flight have answered.
+        conn.read_requests(&mut reader, codec).await;
+    };
+    reader_then_writer(reading, writer, turns).await;
 }
 
 /// Counts the connection as open while it lives, and holds its place under the limit.
@@ -334,8 +340,8 @@ struct Connection<S> {
     in_flight: Arc<InFlight>,
     /// Bytes held in requests being handled and replies queued.
     budget: Budget,
-    /// To the writer task.
-    tx: mpsc::Sender<Queued>,
+    /// To the writer.
+    tx: Replies<Queued>,
 }
 
 impl<S: ThriftService> Connection<S> {
@@ -592,7 +598,7 @@ struct Handling<S> {
     /// The request's bytes under the budget, until its handler is done with them.
     request_bytes: Option<Owed>,
     budget: Budget,
-    tx: mpsc::Sender<Queued>,
+    tx: Replies<Queued>,
     in_flight: Arc<InFlight>,
     /// The peer is gone: cancel the handler (unless the request is oneway).
     gone: CancellationToken,
@@ -702,11 +708,10 @@ struct WriterSignals {
 /// passes.
 async fn write_replies(
     wr: impl AsyncWrite + Unpin,
-    mut rx: mpsc::Receiver<Queued>,
+    mut rx: Inbox<Queued>,
     counters: Arc<Counters>,
     signals: WriterSignals,
     write_timeout: Option<Duration>,
-    _open: Arc<OpenConnection>,
 ) {
     let mut out = BufWriter::with_capacity(WRITE_BUFFER, wr);
     // A write that makes no progress in time: the peer is not reading.

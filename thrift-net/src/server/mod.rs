@@ -31,6 +31,8 @@ mod receiving;
 #[cfg(feature = "server")]
 mod reject;
 #[cfg(feature = "server")]
+mod replies;
+#[cfg(feature = "server")]
 mod shutdown;
 
 pub use failure::OVERLOADED;
