@@ -3,8 +3,9 @@
 //! task of its own only for one that waits), and write the replies from the same task, after
 //! each turn of the reader ([`replies`](super::replies)).
 
-use std::future::{pending, Future};
+use std::future::{pending, poll_fn, Future};
 use std::io;
+use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::Poll;
@@ -14,7 +15,7 @@ use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
@@ -25,6 +26,7 @@ use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::replies::{reader_then_writer, replies, Inbox, Replies};
+use super::signal::Signal;
 use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
 use crate::detect::{detect, Detection};
 use crate::error::TransportError;
@@ -198,10 +200,16 @@ enum ReadEvent {
 struct Reader<R> {
     rd: R,
     buf: BytesMut,
-    stop: CancellationToken,
-    /// Off once the connection drains at shutdown: then only `force` ends a wait.
+    /// Ends a wait for bytes when the server stops (or the writer fails)...
+    stop: Signal,
+    /// ...until the connection drains at shutdown: then only `force` ends one. (The shutdown
+    /// deadline passes after the stop, so while `stop` is watched it covers `force`.)
     watch_stop: bool,
     force: CancellationToken,
+    force_wait: Signal,
+    /// The read-idle clock's timer, kept from wait to wait (moving its deadline later costs
+    /// no lock, a new timer would take one to join the wheel and one to leave it).
+    idle: Pin<Box<Sleep>>,
     counters: Arc<Counters>,
     idle_timeout: Option<std::time::Duration>,
     /// When the peer last delivered a whole message (or the connection opened, or the
@@ -213,15 +221,18 @@ struct Reader<R> {
 
 impl<R: AsyncRead + Unpin> Reader<R> {
     fn new(rd: R, stop: CancellationToken, shared: &Shared) -> Self {
+        let now = Instant::now();
         Reader {
             rd,
             buf: BytesMut::new(),
-            stop,
+            stop: Signal::new(stop),
             watch_stop: true,
             force: shared.force.clone(),
+            force_wait: Signal::new(shared.force.clone()),
+            idle: Box::pin(tokio::time::sleep_until(now)),
             counters: shared.counters.clone(),
             idle_timeout: shared.config.read_idle_timeout,
-            last_progress: Instant::now(),
+            last_progress: now,
             receiving: Receiving::new(shared.receiving.clone()),
         }
     }
@@ -250,33 +261,38 @@ impl<R: AsyncRead + Unpin> Reader<R> {
         if self.buf.capacity() - self.buf.len() < MIN_READ {
             self.buf.reserve(READ_CHUNK);
         }
-        let expired = async {
-            match deadline {
-                Some(at) => tokio::time::sleep_until(at).await,
-                None => pending().await,
+        if let Some(at) = deadline {
+            if self.idle.deadline() != at {
+                self.idle.as_mut().reset(at);
             }
-        };
-        let answered = async {
-            match answered {
-                Some(notify) => notify.notified().await,
-                None => pending().await,
-            }
-        };
-        tokio::select! {
-            biased;
-            _ = self.force.cancelled() => ReadEvent::Stopped,
-            _ = self.stop.cancelled(), if self.watch_stop => ReadEvent::Stopped,
-            read = self.rd.read_buf(&mut self.buf) => match read {
-                Ok(0) => ReadEvent::Eof,
-                Ok(n) => {
-                    Counters::add(&self.counters.bytes_in, n as u64);
-                    ReadEvent::Data
-                }
-                Err(e) => ReadEvent::Failed(e),
-            },
-            () = expired => ReadEvent::Idle,
-            () = answered => ReadEvent::Answered,
         }
+        let Reader { rd, buf, stop, watch_stop, force_wait, idle, counters, .. } = self;
+        let mut read = pin!(rd.read_buf(buf));
+        let mut answered = pin!(answered.map(Notify::notified));
+        poll_fn(|cx| {
+            let signal = if *watch_stop { stop.poll(cx) } else { force_wait.poll(cx) };
+            if signal.is_ready() {
+                return Poll::Ready(ReadEvent::Stopped);
+            }
+            if let Poll::Ready(read) = read.as_mut().poll(cx) {
+                return Poll::Ready(match read {
+                    Ok(0) => ReadEvent::Eof,
+                    Ok(n) => {
+                        Counters::add(&counters.bytes_in, n as u64);
+                        ReadEvent::Data
+                    }
+                    Err(e) => ReadEvent::Failed(e),
+                });
+            }
+            if deadline.is_some() && idle.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(ReadEvent::Idle);
+            }
+            match answered.as_mut().as_pin_mut().map(|notified| notified.poll(cx)) {
+                Some(Poll::Ready(())) => Poll::Ready(ReadEvent::Answered),
+                _ => Poll::Pending,
+            }
+        })
+        .await
     }
 
     /// Reads until the first bytes tell the wire format. `None` when the connection ends
@@ -538,14 +554,21 @@ impl<S: ThriftService> Connection<S> {
             }
         };
         Counters::add(&shared.counters.requests, 1);
-        // Not read further until the request's bytes fit under the connection's budget.
+        // Not read further until the request's bytes fit under the connection's budget. The
+        // work comes before the stop in these waits, as in `Handling::run` (work done at once
+        // never joins the stop's wait list), and a stop that came first is seen by the check.
         let owed = tokio::select! {
             biased;
-            _ = self.stop.cancelled() => None,
             owed = self.budget.hold(incoming.message().len()) => owed,
+            _ = self.stop.cancelled() => None,
         };
+        let stopped = self.stop.is_cancelled();
         let permit = tokio::select! {
             biased;
+            permit = self.permits.clone().acquire_owned(), if !stopped => match permit {
+                Ok(permit) => permit,
+                Err(_) => return false, // never closed
+            },
             _ = self.stop.cancelled() => {
                 // Not run: answered as refused when the server is draining.
                 if self.draining() {
@@ -554,10 +577,6 @@ impl<S: ThriftService> Connection<S> {
                 }
                 return false;
             }
-            permit = self.permits.clone().acquire_owned() => match permit {
-                Ok(permit) => permit,
-                Err(_) => return false, // never closed
-            },
         };
         self.in_flight.begin();
         Counters::add(&shared.counters.in_flight, 1);

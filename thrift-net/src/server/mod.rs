@@ -34,6 +34,8 @@ mod reject;
 mod replies;
 #[cfg(feature = "server")]
 mod shutdown;
+#[cfg(feature = "server")]
+mod signal;
 
 pub use failure::OVERLOADED;
 pub use multiplex::{Multiplexed, MultiplexedBuilder};
