@@ -57,13 +57,17 @@ impl Connection {
         health: &Health,
     ) -> Result<Connection, TransportError> {
         let config = settings.config.client.clone();
+        // Boxed: the connect (and TLS handshake) future takes kilobytes, and unboxed it would
+        // sit inside every call's future, whose checkout may open a connection, and be copied
+        // into that future's box on every call (10,000 bytes a call; now the box is made
+        // only when a connection opens).
         #[cfg(feature = "tls")]
         let connected = match &settings.config.tls {
-            Some(tls) => Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await,
-            None => Client::connect(addr, config).await,
+            Some(tls) => Box::pin(Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config)).await,
+            None => Box::pin(Client::connect(addr, config)).await,
         };
         #[cfg(not(feature = "tls"))]
-        let connected = Client::connect(addr, config).await;
+        let connected = Box::pin(Client::connect(addr, config)).await;
         match connected {
             Ok(client) => {
                 health.connected();
