@@ -261,6 +261,8 @@ mod protocol;
 pub mod server;
 #[cfg(feature = "client")]
 mod setters;
+#[cfg(any(feature = "server", feature = "client"))]
+mod signal;
 #[cfg(feature = "tls")]
 pub mod tls;
 mod wire;

@@ -1,11 +1,12 @@
 //! A cancellation wait that lives as long as its connection.
 //!
-//! A connection's reader waits for bytes many times a second, and each wait also watches for
-//! the server stopping. A fresh `CancellationToken::cancelled()` per wait joins the token's
-//! wait list under its lock when first polled and leaves it under the lock again when dropped:
-//! with 64 one-call connections those waits were a sixth of the server's instructions per
-//! call. A [`Signal`] joins once, at its first poll, and stays: the connection's task is the
-//! one woken whenever it is cancelled, so later polls only look at the token.
+//! A connection's reader and writer wait for bytes or messages many times a second, and each
+//! wait also watches for the connection closing or the server stopping. A fresh
+//! `CancellationToken::cancelled()` per wait joins the token's wait list under its lock when
+//! first polled and leaves it under the lock again when dropped: with 64 one-call connections
+//! those waits were a sixth of the server's instructions per call. A [`Signal`] joins once, at
+//! its first poll, and stays: its task is the one woken whenever it is cancelled, so later
+//! polls only look at the token.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,7 +14,7 @@ use std::task::{Context, Poll};
 
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
-/// A wait for `token`, polled only from one task (a connection's).
+/// A wait for `token`, polled only from one task (a connection's reader or writer).
 pub(crate) struct Signal {
     token: CancellationToken,
     wait: Pin<Box<WaitForCancellationFutureOwned>>,

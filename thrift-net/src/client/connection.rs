@@ -3,6 +3,7 @@
 //! sequence id.
 
 use std::collections::HashMap;
+use std::future::poll_fn;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -24,6 +25,7 @@ use crate::framed::FramedCodec;
 use crate::header::{Headers, ReplyCodec};
 use crate::protocol::with_protocol;
 use crate::server::Peer;
+use crate::signal::Signal;
 use crate::wire::{ProtocolKind, Transport};
 
 /// Calls waiting in the writer's queue before callers wait for room.
@@ -428,10 +430,11 @@ async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbou
     let mut out = BufWriter::with_capacity(WRITE_BUFFER, wr);
     let mut acks = Vec::new();
     let mut failed = false;
+    let mut closed = Signal::new(shared.closed.clone());
     loop {
         let call = tokio::select! {
             biased;
-            _ = shared.closed.cancelled() => return,
+            () = poll_fn(|cx| closed.poll(cx)) => return,
             call = rx.recv() => call,
         };
         let Some(call) = call else { break };
@@ -456,7 +459,7 @@ async fn write_calls<W: AsyncWrite + Unpin>(wr: W, mut rx: mpsc::Receiver<Outbou
         };
         let result = tokio::select! {
             biased;
-            _ = shared.closed.cancelled() => return,
+            () = poll_fn(|cx| closed.poll(cx)) => return,
             result = write => result,
         };
         if let Err(e) = result {
@@ -489,6 +492,7 @@ where
     D::Item: Into<Incoming>,
 {
     let mut buf = BytesMut::new();
+    let mut stopped = Signal::new(shared.closed.clone());
     let closed = 'read: loop {
         loop {
             match codec.decode(&mut buf) {
@@ -510,7 +514,7 @@ where
         }
         let read = tokio::select! {
             biased;
-            _ = shared.closed.cancelled() => return,
+            () = poll_fn(|cx| stopped.poll(cx)) => return,
             read = rd.read_buf(&mut buf) => read,
         };
         match read {

@@ -26,12 +26,12 @@ use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
 use super::replies::{reader_then_writer, replies, Inbox, Replies};
-use super::signal::Signal;
 use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
 use crate::detect::{detect, Detection};
 use crate::error::TransportError;
 use crate::framing::Framing;
 use crate::panics::{panic_message, CatchUnwind};
+use crate::signal::Signal;
 use crate::wire::Wire;
 
 /// Room made in the read buffer before a read when less than [`MIN_READ`] is free.

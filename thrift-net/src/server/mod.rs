@@ -34,8 +34,6 @@ mod reject;
 mod replies;
 #[cfg(feature = "server")]
 mod shutdown;
-#[cfg(feature = "server")]
-mod signal;
 
 pub use failure::OVERLOADED;
 pub use multiplex::{Multiplexed, MultiplexedBuilder};
