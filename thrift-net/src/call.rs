@@ -193,6 +193,16 @@ pub(crate) struct CallNames {
 }
 
 impl CallNames {
+    #[cfg(feature = "client")]
+    pub(crate) fn service(&self) -> &str {
+        &self.service
+    }
+
+    #[cfg(feature = "client")]
+    pub(crate) fn method(&self) -> &str {
+        &self.method
+    }
+
     /// The site of the call.
     #[cold]
     pub(crate) fn site(&self) -> CallSite {

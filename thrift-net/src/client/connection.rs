@@ -18,6 +18,7 @@ use tracing::{debug, warn};
 
 use super::ClientConfig;
 use crate::buffered::BufferedCodec;
+use crate::call::CallNames;
 use crate::call_error::{is_at_capacity, is_shutting_down, CallSite};
 use crate::channel::{CallError, Reply};
 use crate::error::{TransportError, TransportErrorKind};
@@ -42,8 +43,9 @@ type Waiter = oneshot::Sender<Result<Reply, CallError>>;
 /// A call waiting for its reply: where the reply goes, and the method it must name.
 struct Pending {
     waiter: Waiter,
-    method: Arc<str>,
-    service: Arc<str>,
+    /// Borrowed from the call when its names are `'static`, as generated clients' are: no
+    /// allocation per call.
+    names: CallNames,
 }
 
 /// A message for the writer, and for a oneway message whom to tell once it is written.
@@ -145,13 +147,8 @@ impl Shared {
         seqid
     }
 
-    /// Enters a call of `service`'s `method` in the table under a sequence id no other
-    /// waiting call has.
-    pub fn register(
-        &self,
-        service: &str,
-        method: &str,
-    ) -> Result<(i32, oneshot::Receiver<Result<Reply, CallError>>), CallError> {
+    /// Enters a call in the table under a sequence id no other waiting call has.
+    pub fn register(&self, names: CallNames) -> Result<(i32, oneshot::Receiver<Result<Reply, CallError>>), CallError> {
         let mut state = self.state();
         if let Some(refused) = Self::refusal(&state) {
             return Err(refused);
@@ -161,7 +158,7 @@ impl Shared {
             let seqid = Self::take_seqid(&mut state);
             // After a wrap, skip ids of calls still waiting (a very slow one, say).
             if let std::collections::hash_map::Entry::Vacant(slot) = state.pending.entry(seqid) {
-                slot.insert(Pending { waiter: tx, method: method.into(), service: service.into() });
+                slot.insert(Pending { waiter: tx, names });
                 return Ok((seqid, rx));
             }
         }
@@ -289,15 +286,13 @@ impl Shared {
     /// method. An error when the stream can no longer be trusted: an unreadable envelope,
     /// or a sequence id no call was ever given.
     fn deliver(&self, Incoming { message, headers }: Incoming) -> Result<(), Closed> {
-        let (name, kind, seqid) = {
-            let mut r = Reader::from_bytes(&message).with_limits(self.config.limits);
-            let header = with_protocol!(self.config.protocol, P => P::read_message_begin(&mut r));
-            let header = header.map_err(|e| Closed {
-                protocol: Some(e.clone()),
-                ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
-            })?;
-            (Arc::<str>::from(header.name), header.kind, header.seqid)
-        };
+        let mut r = Reader::from_bytes(&message).with_limits(self.config.limits);
+        let header = with_protocol!(self.config.protocol, P => P::read_message_begin(&mut r));
+        let header = header.map_err(|e| Closed {
+            protocol: Some(e.clone()),
+            ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
+        })?;
+        let (name, kind, seqid) = (header.name, header.kind, header.seqid);
         let (pending, left, never_given) = {
             let mut state = self.state();
             let pending = state.pending.remove(&seqid);
@@ -312,22 +307,24 @@ impl Shared {
                     format!("reply with sequence id {seqid}, which no call was given: the server is confused"),
                 ));
             }
-            warn!(seqid, method = &*name, "reply for no waiting call (timed out or abandoned); dropped");
+            warn!(seqid, method = name, "reply for no waiting call (timed out or abandoned); dropped");
             return Ok(());
         };
-        let outcome = match Reply::parse(message, self.config.protocol, self.config.limits) {
-            Err(e) => Err(CallError::Protocol(e, CallSite::default())),
-            Ok(_) if !names_call(&name, &pending) => {
-                let message = format!("the reply names {name:?}, the call was {:?}", &*pending.method);
+        // Checked while the name still borrows the message, which the reply then takes.
+        let wrong_name = (!names_call(name, &pending.names))
+            .then(|| format!("the reply names {name:?}, the call was {:?}", pending.names.method()));
+        let outcome = match (Reply::parse(message, self.config.protocol, self.config.limits), wrong_name) {
+            (Err(e), _) => Err(CallError::Protocol(e, CallSite::default())),
+            (Ok(_), Some(message)) => {
                 let exception = ApplicationException::new(ApplicationExceptionKind::WrongMethodName, message);
                 Err(CallError::Application(exception, CallSite::default()))
             }
-            Ok(_) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
+            (Ok(_), None) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
                 let message = format!("expected a reply, got a {kind:?} message");
                 let exception = ApplicationException::new(ApplicationExceptionKind::InvalidMessageType, message);
                 Err(CallError::Application(exception, CallSite::default()))
             }
-            Ok(reply) => match refused_unrun(&reply, kind) {
+            (Ok(reply), None) => match refused_unrun(&reply, kind) {
                 // The server runs nothing more from this connection: send nothing more. The
                 // call did not run: an error already, so a pool sends it again elsewhere.
                 Some((notice, exception)) => {
@@ -373,9 +370,9 @@ fn typed(e: &TransportError) -> Option<thrift_core::Error> {
 
 /// Whether a reply's method name is the call's: plain, or with the multiplexed
 /// `Service:` prefix some servers echo back.
-fn names_call(name: &str, pending: &Pending) -> bool {
-    name == &*pending.method
-        || name.strip_suffix(&*pending.method).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == &*pending.service)
+fn names_call(name: &str, call: &CallNames) -> bool {
+    name == call.method()
+        || name.strip_suffix(call.method()).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == call.service())
 }
 
 /// A reply as its transport delivered it: the message, and its frame's headers.

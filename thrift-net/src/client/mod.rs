@@ -411,7 +411,7 @@ impl Client {
     async fn send_call(&self, call: &Call) -> Result<Reply, CallError> {
         let shared = &self.inner.shared;
         let method = call.method();
-        let (seqid, reply) = shared.register(call.service(), method)?;
+        let (seqid, reply) = shared.register(call.names())?;
         // Takes the call out of the table however this ends: timeout, error, or the caller
         // dropping the future. (A no-op when the reply came: the reader took it out.)
         let _forget = Forget { shared, seqid };
