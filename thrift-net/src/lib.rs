@@ -265,6 +265,8 @@ mod setters;
 mod signal;
 #[cfg(feature = "tls")]
 pub mod tls;
+#[cfg(all(test, any(feature = "server", feature = "client")))]
+mod wake_count;
 mod wire;
 #[cfg(feature = "zlib")]
 mod zlib;

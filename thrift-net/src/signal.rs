@@ -40,33 +40,23 @@ impl Signal {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    use std::task::{Wake, Waker};
+    use std::task::Waker;
 
     use super::*;
-
-    #[derive(Default)]
-    struct Wakes(AtomicUsize);
-
-    impl Wake for Wakes {
-        fn wake(self: Arc<Self>) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
+    use crate::wake_count::Wakes;
 
     #[test]
     fn a_signal_polled_many_times_wakes_its_task_once_cancelled() {
         let token = CancellationToken::new();
         let mut signal = Signal::new(token.clone());
-        let wakes = Arc::new(Wakes::default());
-        let waker = Waker::from(wakes.clone());
+        let wakes = Wakes::new();
+        let waker = wakes.waker();
         let mut cx = Context::from_waker(&waker);
         for _ in 0..3 {
             assert!(signal.poll(&mut cx).is_pending());
         }
         token.cancel();
-        assert_eq!(wakes.0.load(Ordering::SeqCst), 1, "the task is woken by the cancel");
+        assert_eq!(wakes.count(), 1, "the task is woken by the cancel");
         assert!(signal.poll(&mut cx).is_ready());
         assert!(signal.poll(&mut cx).is_ready(), "and stays ready");
     }

@@ -133,25 +133,15 @@ pub(crate) async fn reader_then_writer<T>(
 #[cfg(test)]
 mod tests {
     use std::pin::Pin;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::task::{Context, Wake, Waker};
+    use std::task::{Context, Waker};
 
     use tokio::sync::oneshot;
 
     use super::*;
-
-    /// Counts the wake-ups of the task it stands for.
-    #[derive(Default)]
-    struct Wakes(AtomicUsize);
-
-    impl Wake for Wakes {
-        fn wake(self: Arc<Self>) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
+    use crate::wake_count::Wakes;
 
     fn poll(task: &mut Pin<&mut impl Future<Output = ()>>, wakes: &Arc<Wakes>) -> Poll<()> {
-        task.as_mut().poll(&mut Context::from_waker(&Waker::from(wakes.clone())))
+        task.as_mut().poll(&mut Context::from_waker(&wakes.waker()))
     }
 
     /// The writer collects what it receives until the inbox ends.
@@ -182,15 +172,15 @@ mod tests {
             }
             let _ = end_rx.await;
         };
-        let wakes = Arc::new(Wakes::default());
+        let wakes = Wakes::new();
         let mut task = pin!(reader_then_writer(reader, collect(inbox, &got), turns));
         assert!(poll(&mut task, &wakes).is_pending());
         assert_eq!(*got.lock().unwrap(), [1, 2, 3]);
-        assert_eq!(wakes.0.load(Ordering::SeqCst), 0, "queued in place: no wake-up");
+        assert_eq!(wakes.count(), 0, "queued in place: no wake-up");
 
         // Outside the reader's turn a reply goes through the channel, which wakes the task.
         now(outside.send(4)).unwrap();
-        assert_eq!(wakes.0.load(Ordering::SeqCst), 1);
+        assert_eq!(wakes.count(), 1);
         assert!(poll(&mut task, &wakes).is_pending());
         assert_eq!(*got.lock().unwrap(), [1, 2, 3, 4]);
 
@@ -212,7 +202,7 @@ mod tests {
         };
         // A writer that ends at once, as one whose write failed does.
         let writer = async move { inbox.close() };
-        let wakes = Arc::new(Wakes::default());
+        let wakes = Wakes::new();
         let mut task = pin!(reader_then_writer(reader, writer, turns));
         assert!(poll(&mut task, &wakes).is_pending());
         end_tx.send(()).unwrap();
