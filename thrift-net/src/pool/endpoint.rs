@@ -57,18 +57,18 @@ impl Connection {
         health: &Health,
     ) -> Result<Connection, TransportError> {
         let config = settings.config.client.clone();
+        let connect = async move {
+            #[cfg(feature = "tls")]
+            if let Some(tls) = &settings.config.tls {
+                return Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await;
+            }
+            Client::connect(addr, config).await
+        };
         // Boxed: the connect (and TLS handshake) future takes kilobytes, and unboxed it would
         // sit inside every call's future, whose checkout may open a connection, and be copied
         // into that future's box on every call (10,000 bytes a call; now the box is made
         // only when a connection opens).
-        #[cfg(feature = "tls")]
-        let connected = match &settings.config.tls {
-            Some(tls) => Box::pin(Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config)).await,
-            None => Box::pin(Client::connect(addr, config)).await,
-        };
-        #[cfg(not(feature = "tls"))]
-        let connected = Box::pin(Client::connect(addr, config)).await;
-        match connected {
+        match Box::pin(connect).await {
             Ok(client) => {
                 health.connected();
                 Counters::bump(&counters.created);
