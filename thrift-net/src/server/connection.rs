@@ -205,8 +205,7 @@ struct Reader<R> {
     /// ...until the connection drains at shutdown: then only `force` ends one. (The shutdown
     /// deadline passes after the stop, so while `stop` is watched it covers `force`.)
     watch_stop: bool,
-    force: CancellationToken,
-    force_wait: Signal,
+    force: Signal,
     /// The read-idle clock's timer, kept from wait to wait (moving its deadline later costs
     /// no lock, a new timer would take one to join the wheel and one to leave it).
     idle: Pin<Box<Sleep>>,
@@ -227,8 +226,7 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             buf: BytesMut::new(),
             stop: Signal::new(stop),
             watch_stop: true,
-            force: shared.force.clone(),
-            force_wait: Signal::new(shared.force.clone()),
+            force: Signal::new(shared.force.clone()),
             idle: Box::pin(tokio::time::sleep_until(now)),
             counters: shared.counters.clone(),
             idle_timeout: shared.config.read_idle_timeout,
@@ -266,11 +264,11 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                 self.idle.as_mut().reset(at);
             }
         }
-        let Reader { rd, buf, stop, watch_stop, force_wait, idle, counters, .. } = self;
+        let Reader { rd, buf, stop, watch_stop, force, idle, counters, .. } = self;
         let mut read = pin!(rd.read_buf(buf));
         let mut answered = pin!(answered.map(Notify::notified));
         poll_fn(|cx| {
-            let signal = if *watch_stop { stop.poll(cx) } else { force_wait.poll(cx) };
+            let signal = if *watch_stop { stop.poll(cx) } else { force.poll(cx) };
             if signal.is_ready() {
                 return Poll::Ready(ReadEvent::Stopped);
             }
@@ -477,7 +475,7 @@ impl<S: ThriftService> Connection<S> {
                     while self.in_flight.any() {
                         tokio::select! {
                             biased;
-                            _ = reader.force.cancelled() => return,
+                            () = poll_fn(|cx| reader.force.poll(cx)) => return,
                             () = self.in_flight.idle.notified() => {}
                         }
                     }
@@ -749,19 +747,21 @@ async fn write_replies(
         let Some(limit) = limit else { return write.await };
         let mut write = std::pin::pin!(write);
         // Most writes finish at once (the socket has room): they need no timer.
-        if let Poll::Ready(done) = std::future::poll_fn(|cx| Poll::Ready(write.as_mut().poll(cx))).await {
+        if let Poll::Ready(done) = poll_fn(|cx| Poll::Ready(write.as_mut().poll(cx))).await {
             return done;
         }
         tokio::time::timeout(limit, write).await.map_err(on_timeout)?
     }
     let written = async {
         let mut finishing = false;
+        // Kept across the waits for a reply, as the reader's signals are.
+        let mut finish = Signal::new(signals.finish.clone());
         loop {
             let reply = tokio::select! {
                 biased;
                 reply = rx.recv() => reply,
                 // Nothing more will be sent: what is queued is written, then the loop ends.
-                _ = signals.finish.cancelled(), if !finishing => {
+                () = poll_fn(|cx| finish.poll(cx)), if !finishing => {
                     finishing = true;
                     rx.close();
                     continue;
