@@ -1,6 +1,7 @@
 //! Faults the pool survives, on 127.0.0.1: the server killed and restarted on the same port,
 //! a server closing idle connections, every connection busy past `wait_timeout`, a slow
-//! server tripping call timeouts, a call abandoned midway.
+//! server tripping call timeouts, a call abandoned midway, a server sending replies no call
+//! asked for.
 
 #[path = "common/hello.rs"]
 mod hello;
@@ -223,6 +224,37 @@ async fn shared_mode_retires_a_connection_that_saw_a_timeout_without_failing_its
     assert_eq!((m.timeouts, m.created, m.destroyed), (1, 2, 1), "{m:?}");
     assert_eq!(handle.metrics().connections_accepted, 2);
     eventually("the retired connection closed", || handle.metrics().connections == 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_no_call_asked_for_never_reaches_the_next_caller() {
+    // Each reply comes twice: the second copy, unasked, is what the next call on that
+    // connection would read, were the connection kept.
+    let server = ApacheStyleServer::answering(2).await;
+    for test_on_checkout in [true, false] {
+        let config = PoolConfig::default().with_max_total(1).with_test_on_checkout(test_on_checkout);
+        let pool = Pool::new([server.addr], config);
+        let client = hello_service::Client::new(pool.clone());
+        let mut answered = 0;
+        for i in 0..20 {
+            let name = format!("call {i}");
+            match within(client.say_hello(hello(&name))).await {
+                Ok(reply) => {
+                    assert_eq!(reply.message, format!("hello, {name}"), "{test_on_checkout}");
+                    answered += 1;
+                }
+                // The unasked copy arrived after the next call was written: that call fails
+                // (it may have run), and never takes the copy for its reply.
+                Err(CallError::Transport(e, ..)) => assert!(e.to_string().contains("no call was given"), "{e}"),
+                Err(other) => panic!("call {i} ({test_on_checkout}): {other:?}"),
+            }
+        }
+        // The copy comes with its reply, in one read, or before the next call: that call
+        // goes on a new connection.
+        assert!(answered >= 15, "{answered} of 20 answered ({test_on_checkout})");
+        let m = pool.metrics()[0];
+        assert!(m.created >= 20 && m.destroyed >= 19, "a connection per call: {m:?}");
+    }
 }
 
 /// Runs futures concurrently on this task and collects their outputs in order.

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Reader};
+use thrift_core::{
+    ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageHeader, MessageType, Reader,
+};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Decoder;
@@ -86,7 +88,7 @@ struct State {
 
 /// Why a connection closed; every call it fails gets an error saying so.
 #[derive(Clone, Debug)]
-struct Closed {
+pub(super) struct Closed {
     kind: io::ErrorKind,
     reason: Arc<str>,
     /// A reply envelope that could not be read: the calls waiting fail with this, typed.
@@ -94,8 +96,14 @@ struct Closed {
 }
 
 impl Closed {
-    fn new(kind: io::ErrorKind, reason: impl Into<Arc<str>>) -> Self {
+    pub fn new(kind: io::ErrorKind, reason: impl Into<Arc<str>>) -> Self {
         Closed { kind, reason: reason.into(), protocol: None }
+    }
+
+    /// The reader's error for a reply with `seqid`, which no call was given.
+    pub fn unknown_seqid(seqid: i32) -> Self {
+        let reason = format!("reply with sequence id {seqid}, which no call was given: the server is confused");
+        Closed::new(io::ErrorKind::InvalidData, reason)
     }
 
     fn transport(&self) -> TransportError {
@@ -103,7 +111,7 @@ impl Closed {
     }
 
     /// For a call that was sent and whose reply will not come.
-    fn error(&self) -> CallError {
+    pub fn error(&self) -> CallError {
         match &self.protocol {
             Some(e) => CallError::Protocol(e.clone(), CallSite::default()),
             None => self.transport().into(),
@@ -111,7 +119,7 @@ impl Closed {
     }
 
     /// For a call the connection never sent.
-    fn not_sent(&self) -> CallError {
+    pub fn not_sent(&self) -> CallError {
         CallError::NotSent(self.transport(), CallSite::default())
     }
 }
@@ -285,13 +293,8 @@ impl Shared {
     /// Hands a reply to the call with its sequence id, after checking it names the call's
     /// method. An error when the stream can no longer be trusted: an unreadable envelope,
     /// or a sequence id no call was ever given.
-    fn deliver(&self, Incoming { message, headers }: Incoming) -> Result<(), Closed> {
-        let mut r = Reader::from_bytes(&message).with_limits(self.config.limits);
-        let header = with_protocol!(self.config.protocol, P => P::read_message_begin(&mut r));
-        let header = header.map_err(|e| Closed {
-            protocol: Some(e.clone()),
-            ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
-        })?;
+    fn deliver(&self, incoming: Incoming) -> Result<(), Closed> {
+        let header = envelope(&incoming.message, &self.config)?;
         let (name, kind, seqid) = (header.name, header.kind, header.seqid);
         let (pending, left, never_given) = {
             let mut state = self.state();
@@ -302,42 +305,66 @@ impl Shared {
         let Some(pending) = pending else {
             self.stray.fetch_add(1, Relaxed);
             if never_given {
-                return Err(Closed::new(
-                    io::ErrorKind::InvalidData,
-                    format!("reply with sequence id {seqid}, which no call was given: the server is confused"),
-                ));
+                return Err(Closed::unknown_seqid(seqid));
             }
             warn!(seqid, method = name, "reply for no waiting call (timed out or abandoned); dropped");
             return Ok(());
         };
-        // Checked while the name still borrows the message, which the reply then takes.
-        let wrong_name = (!names_call(name, &pending.names))
-            .then(|| format!("the reply names {name:?}, the call was {:?}", pending.names.method()));
-        let outcome = match (Reply::parse(message, self.config.protocol, self.config.limits), wrong_name) {
-            (Err(e), _) => Err(CallError::Protocol(e, CallSite::default())),
-            (Ok(_), Some(message)) => {
-                let exception = ApplicationException::new(ApplicationExceptionKind::WrongMethodName, message);
-                Err(CallError::Application(exception, CallSite::default()))
-            }
-            (Ok(_), None) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
-                let message = format!("expected a reply, got a {kind:?} message");
-                let exception = ApplicationException::new(ApplicationExceptionKind::InvalidMessageType, message);
-                Err(CallError::Application(exception, CallSite::default()))
-            }
-            (Ok(reply), None) => match refused_unrun(&reply, kind) {
-                // The server runs nothing more from this connection: send nothing more. The
-                // call did not run: an error already, so a pool sends it again elsewhere.
-                Some((notice, exception)) => {
-                    self.retire(io::ErrorKind::ConnectionAborted, notice);
-                    Err(CallError::Application(exception, CallSite::default()))
-                }
-                None => Ok(reply.with_headers(headers)),
-            },
-        };
+        let names = &pending.names;
+        let wrong_name = wrong_name(name, names.service(), names.method());
+        let (outcome, refused) = judge(incoming, kind, wrong_name, &self.config);
+        if let Some(notice) = refused {
+            // The server runs nothing more from this connection: send nothing more.
+            self.retire(io::ErrorKind::ConnectionAborted, notice);
+        }
         // The caller may have given up a moment ago; then nobody wants it.
         let _ = pending.waiter.send(outcome);
         self.closed_if_drained(left);
         Ok(())
+    }
+}
+
+/// A reply's envelope; an error when it is unreadable, after which nothing on the stream
+/// can be trusted.
+pub(super) fn envelope<'a>(message: &'a Bytes, config: &ClientConfig) -> Result<MessageHeader<'a>, Closed> {
+    let mut r = Reader::from_bytes(message).with_limits(config.limits);
+    let header = with_protocol!(config.protocol, P => P::read_message_begin(&mut r));
+    header.map_err(|e| Closed {
+        protocol: Some(e.clone()),
+        ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
+    })
+}
+
+/// Why a reply naming method `name` is not the reply of a call of `service`'s `method`, if
+/// it is not.
+pub(super) fn wrong_name(name: &str, service: &str, method: &str) -> Option<String> {
+    (!names_call(name, service, method)).then(|| format!("the reply names {name:?}, the call was {method:?}"))
+}
+
+/// What a call gets from the reply its sequence id matched, of message type `kind`: the
+/// reply, or the error it stands for (a reply that is not one, names another method, or
+/// says the server refused the call unrun). With the error of a refused call comes the
+/// server's notice: the connection must take no more calls.
+pub(super) fn judge(
+    Incoming { message, headers }: Incoming,
+    kind: MessageType,
+    wrong_name: Option<String>,
+    config: &ClientConfig,
+) -> (Result<Reply, CallError>, Option<&'static str>) {
+    let application =
+        |kind, message| Err(CallError::Application(ApplicationException::new(kind, message), CallSite::default()));
+    match (Reply::parse(message, config.protocol, config.limits), wrong_name) {
+        (Err(e), _) => (Err(CallError::Protocol(e, CallSite::default())), None),
+        (Ok(_), Some(message)) => (application(ApplicationExceptionKind::WrongMethodName, message), None),
+        (Ok(_), None) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
+            let message = format!("expected a reply, got a {kind:?} message");
+            (application(ApplicationExceptionKind::InvalidMessageType, message), None)
+        }
+        (Ok(reply), None) => match refused_unrun(&reply, kind) {
+            // The call did not run: an error already, so a pool sends it again elsewhere.
+            Some((notice, exception)) => (Err(CallError::Application(exception, CallSite::default())), Some(notice)),
+            None => (Ok(reply.with_headers(headers)), None),
+        },
     }
 }
 
@@ -370,14 +397,13 @@ fn typed(e: &TransportError) -> Option<thrift_core::Error> {
 
 /// Whether a reply's method name is the call's: plain, or with the multiplexed
 /// `Service:` prefix some servers echo back.
-fn names_call(name: &str, call: &CallNames) -> bool {
-    name == call.method()
-        || name.strip_suffix(call.method()).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == call.service())
+fn names_call(name: &str, service: &str, method: &str) -> bool {
+    name == method || name.strip_suffix(method).and_then(|p| p.strip_suffix(':')).is_some_and(|s| s == service)
 }
 
 /// A reply as its transport delivered it: the message, and its frame's headers.
-struct Incoming {
-    message: Bytes,
+pub(super) struct Incoming {
+    pub message: Bytes,
     headers: Headers,
 }
 
@@ -401,23 +427,75 @@ where
 {
     let (tx, rx) = mpsc::channel(QUEUE);
     tokio::spawn(write_calls(wr, rx, shared.clone()));
-    let limits = shared.config.limits;
-    match (shared.config.transport, shared.config.protocol) {
-        (Transport::Framed, _) => tokio::spawn(read_replies(rd, FramedCodec::<Binary>::with_limits(&limits), shared)),
-        (Transport::Buffered, ProtocolKind::Json) => {
-            tokio::spawn(read_replies(rd, crate::json_codec::JsonCodec::with_limits(limits), shared))
-        }
-        (Transport::Buffered, ProtocolKind::Compact) => {
-            tokio::spawn(read_replies(rd, BufferedCodec::<Compact>::with_limits(limits), shared))
-        }
-        (Transport::Buffered, _) => {
-            tokio::spawn(read_replies(rd, BufferedCodec::<Binary>::with_limits(limits), shared))
-        }
-        (Transport::Header | Transport::TTHeader | Transport::FramedHeader, protocol) => {
-            tokio::spawn(read_replies(rd, ReplyCodec::new(protocol, &limits), shared))
-        }
-    };
+    tokio::spawn(read_replies(rd, ReplyDecoder::new(&shared.config), shared));
     tx
+}
+
+/// Cuts replies out of the bytes a connection reads, as its transport and protocol frame
+/// them.
+pub(super) enum ReplyDecoder {
+    Framed(FramedCodec<Binary>),
+    Json(crate::json_codec::JsonCodec),
+    Compact(BufferedCodec<Compact>),
+    Binary(BufferedCodec<Binary>),
+    Header(ReplyCodec),
+}
+
+impl ReplyDecoder {
+    pub fn new(config: &ClientConfig) -> Self {
+        let limits = config.limits;
+        match (config.transport, config.protocol) {
+            (Transport::Framed, _) => ReplyDecoder::Framed(FramedCodec::with_limits(&limits)),
+            (Transport::Buffered, ProtocolKind::Json) => {
+                ReplyDecoder::Json(crate::json_codec::JsonCodec::with_limits(limits))
+            }
+            (Transport::Buffered, ProtocolKind::Compact) => ReplyDecoder::Compact(BufferedCodec::with_limits(limits)),
+            (Transport::Buffered, _) => ReplyDecoder::Binary(BufferedCodec::with_limits(limits)),
+            (Transport::Header | Transport::TTHeader | Transport::FramedHeader, protocol) => {
+                ReplyDecoder::Header(ReplyCodec::new(protocol, &limits))
+            }
+        }
+    }
+
+    /// The next whole reply in `buf`, if one is there.
+    pub fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Incoming>, TransportError> {
+        Ok(match self {
+            ReplyDecoder::Framed(codec) => codec.decode(buf)?.map(Incoming::from),
+            ReplyDecoder::Json(codec) => codec.decode(buf)?.map(Incoming::from),
+            ReplyDecoder::Compact(codec) => codec.decode(buf)?.map(Incoming::from),
+            ReplyDecoder::Binary(codec) => codec.decode(buf)?.map(Incoming::from),
+            ReplyDecoder::Header(codec) => codec.decode(buf)?.map(Incoming::from),
+        })
+    }
+}
+
+/// Makes room in `buf` for the next read from a connection, when little is left.
+pub(super) fn make_room(buf: &mut BytesMut) {
+    if buf.capacity() - buf.len() < MIN_READ {
+        buf.reserve(READ_CHUNK);
+    }
+}
+
+/// Why a reply stream that could not be cut into replies ended.
+pub(super) fn undecodable(e: &TransportError) -> Closed {
+    let reason = format!("undecodable reply stream: {e}");
+    Closed { protocol: typed(e), ..Closed::new(io::ErrorKind::InvalidData, reason) }
+}
+
+/// Why a connection ended when a read returned nothing (`received` bytes of a reply in).
+pub(super) fn closed_by_server(received: usize) -> Closed {
+    match received {
+        0 => Closed::new(io::ErrorKind::UnexpectedEof, "connection closed by the server"),
+        _ => Closed::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("connection closed by the server mid-reply ({received} bytes of it received)"),
+        ),
+    }
+}
+
+/// Why a connection ended when a read from it failed.
+pub(super) fn read_failed(e: &io::Error) -> Closed {
+    Closed::new(e.kind(), format!("reading from the server failed: {e}"))
 }
 
 /// Writes calls as they come, gathering those that are ready into one socket write. After a
@@ -482,51 +560,32 @@ async fn flush<W: AsyncWrite + Unpin>(out: &mut BufWriter<W>, acks: &mut Vec<one
 
 /// Reads replies and routes each to its call, until the connection ends; then fails every
 /// call still waiting.
-async fn read_replies<R, D>(mut rd: R, mut codec: D, shared: Arc<Shared>)
-where
-    R: AsyncRead + Unpin,
-    D: Decoder<Error = TransportError>,
-    D::Item: Into<Incoming>,
-{
+async fn read_replies<R: AsyncRead + Unpin>(mut rd: R, mut decoder: ReplyDecoder, shared: Arc<Shared>) {
     let mut buf = BytesMut::new();
     let mut stopped = Signal::new(shared.closed.clone());
     let closed = 'read: loop {
         loop {
-            match codec.decode(&mut buf) {
+            match decoder.decode(&mut buf) {
                 Ok(Some(message)) => {
-                    if let Err(closed) = shared.deliver(message.into()) {
+                    if let Err(closed) = shared.deliver(message) {
                         // No call can be told which reply was its; nothing after it can be trusted.
                         break 'read closed;
                     }
                 }
                 Ok(None) => break,
-                Err(e) => {
-                    let reason = format!("undecodable reply stream: {e}");
-                    break 'read Closed { protocol: typed(&e), ..Closed::new(io::ErrorKind::InvalidData, reason) };
-                }
+                Err(e) => break 'read undecodable(&e),
             }
         }
-        if buf.capacity() - buf.len() < MIN_READ {
-            buf.reserve(READ_CHUNK);
-        }
+        make_room(&mut buf);
         let read = tokio::select! {
             biased;
             () = poll_fn(|cx| stopped.poll(cx)) => return,
             read = rd.read_buf(&mut buf) => read,
         };
         match read {
-            Ok(0) if buf.is_empty() => {
-                break Closed::new(io::ErrorKind::UnexpectedEof, "connection closed by the server")
-            }
-            Ok(0) => {
-                let received = buf.len();
-                break Closed::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("connection closed by the server mid-reply ({received} bytes of it received)"),
-                );
-            }
+            Ok(0) => break closed_by_server(buf.len()),
             Ok(_) => {}
-            Err(e) => break Closed::new(e.kind(), format!("reading from the server failed: {e}")),
+            Err(e) => break read_failed(&e),
         }
     };
     shared.close_with(closed);

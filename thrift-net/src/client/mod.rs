@@ -3,6 +3,8 @@
 
 mod config;
 mod connection;
+#[cfg(feature = "pool")]
+mod direct;
 mod tower;
 
 use std::future::Future;
@@ -27,6 +29,8 @@ use crate::message::call_name;
 use crate::server::Peer;
 use crate::wire::Transport;
 use connection::{Outbound, Shared};
+#[cfg(feature = "pool")]
+pub(crate) use direct::Direct;
 
 /// A client connection that carries many calls at once.
 ///
@@ -122,6 +126,50 @@ async fn within_connect_timeout<T>(
     }
 }
 
+/// A TCP connection to `addr` made within [`ClientConfig::connect_timeout`], set up for
+/// calls (no Nagle delay, the keepalive), and its peer.
+pub(crate) async fn dial(
+    addr: impl ToSocketAddrs,
+    config: &ClientConfig,
+) -> Result<(TcpStream, Option<Peer>), TransportError> {
+    let stream = within_connect_timeout(config, TcpStream::connect(addr)).await?;
+    setup(&stream, config)?;
+    let peer = stream.peer_addr().ok().map(Peer::Tcp);
+    Ok((stream, peer))
+}
+
+/// Calls are whole messages written at once: don't let Nagle hold them back.
+fn setup(stream: &TcpStream, config: &ClientConfig) -> io::Result<()> {
+    stream.set_nodelay(true)?;
+    crate::keepalive::set(stream, config.tcp_keepalive)
+}
+
+/// A TLS connection to `addr` (within [`ClientConfig::connect_timeout`], the handshake
+/// included) whose certificate is valid for `server_name`, and its peer.
+#[cfg(feature = "tls")]
+pub(crate) async fn dial_tls(
+    addr: impl ToSocketAddrs,
+    server_name: &str,
+    connector: crate::tls::TlsConnector,
+    config: &ClientConfig,
+) -> Result<(tokio_rustls::client::TlsStream<TcpStream>, Option<Peer>), TransportError> {
+    use tokio_rustls::rustls::pki_types::ServerName;
+    let name = ServerName::try_from(server_name.to_owned()).map_err(|e| {
+        io::Error::new(io::ErrorKind::InvalidInput, format!("TLS: {server_name:?} is not a server name: {e}"))
+    })?;
+    let connecting = async {
+        let stream = TcpStream::connect(addr).await?;
+        setup(&stream, config)?;
+        let peer = stream.peer_addr().ok().map(Peer::Tcp);
+        let stream = connector
+            .connect(name, stream)
+            .await
+            .map_err(|e| io::Error::new(e.kind(), format!("TLS handshake with {server_name:?} failed: {e}")))?;
+        Ok::<_, io::Error>((stream, peer))
+    };
+    Ok(within_connect_timeout(config, connecting).await?)
+}
+
 impl Client {
     /// Connects to `addr` (within [`ClientConfig::connect_timeout`]) and starts the
     /// connection's reader and writer tasks on the current tokio runtime.
@@ -132,11 +180,7 @@ impl Client {
     /// # Panics
     /// When called outside a tokio runtime.
     pub async fn connect(addr: impl ToSocketAddrs, config: ClientConfig) -> Result<Client, TransportError> {
-        let stream = within_connect_timeout(&config, TcpStream::connect(addr)).await?;
-        // Calls are whole messages written at once: don't let Nagle hold them back.
-        stream.set_nodelay(true)?;
-        crate::keepalive::set(&stream, config.tcp_keepalive)?;
-        let peer = stream.peer_addr().ok().map(Peer::Tcp);
+        let (stream, peer) = dial(addr, &config).await?;
         let (rd, wr) = stream.into_split();
         Ok(Client::from_halves(rd, wr, config, peer))
     }
@@ -189,23 +233,7 @@ impl Client {
         tls: impl Into<crate::tls::TlsConnector>,
         config: ClientConfig,
     ) -> Result<Client, TransportError> {
-        use tokio_rustls::rustls::pki_types::ServerName;
-        let name = ServerName::try_from(server_name.to_owned()).map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidInput, format!("TLS: {server_name:?} is not a server name: {e}"))
-        })?;
-        let connector = tls.into();
-        let connecting = async {
-            let stream = TcpStream::connect(addr).await?;
-            stream.set_nodelay(true)?;
-            crate::keepalive::set(&stream, config.tcp_keepalive)?;
-            let peer = stream.peer_addr().ok().map(Peer::Tcp);
-            let stream = connector
-                .connect(name, stream)
-                .await
-                .map_err(|e| io::Error::new(e.kind(), format!("TLS handshake with {server_name:?} failed: {e}")))?;
-            Ok::<_, io::Error>((stream, peer))
-        };
-        let (stream, peer) = within_connect_timeout(&config, connecting).await?;
+        let (stream, peer) = dial_tls(addr, server_name, tls.into(), &config).await?;
         let (rd, wr) = tokio::io::split(stream);
         Ok(Client::from_halves(rd, wr, config, peer))
     }
@@ -284,28 +312,8 @@ impl Client {
     /// ```
     pub fn with_timeout(&self, timeout: impl Into<Option<Duration>>) -> Client {
         let timeout = timeout.into();
-        let mut headers = self.headers.as_deref().cloned().unwrap_or_default();
-        headers.remove(crate::server::CLIENT_TIMEOUT);
-        headers.remove_int(crate::codec::ttheader_keys::RPC_TIMEOUT);
-        if let Some(limit) = timeout {
-            let millis = limit.as_millis().max(1).to_string();
-            match self.config().transport {
-                Transport::TTHeader => headers.insert_int(crate::codec::ttheader_keys::RPC_TIMEOUT, millis),
-                Transport::Header | Transport::FramedHeader => headers.insert(crate::server::CLIENT_TIMEOUT, millis),
-                _ => {}
-            }
-        }
-        let headers = (!headers.is_empty()).then(|| self.encoded(headers));
+        let headers = with_deadline(self.config(), self.headers.as_deref(), timeout);
         Client { inner: self.inner.clone(), headers, timeout }
-    }
-
-    /// `headers` as this handle keeps them: encoded once for its header format, so each call
-    /// copies their encoding into its frame.
-    fn encoded(&self, headers: Headers) -> Arc<Headers> {
-        Arc::new(match self.config().transport.header_format() {
-            Some(format) => crate::header::encode_headers(format, headers),
-            None => headers,
-        })
     }
 
     /// A handle to the same connection whose calls also carry `headers`, on the
@@ -343,7 +351,7 @@ impl Client {
     pub fn with_headers(&self, headers: Headers) -> Client {
         let mut all = self.headers.as_deref().cloned().unwrap_or_default();
         all.extend(&headers);
-        Client { inner: self.inner.clone(), headers: Some(self.encoded(all)), timeout: self.timeout }
+        Client { inner: self.inner.clone(), headers: Some(encoded(self.config(), all)), timeout: self.timeout }
     }
 
     /// The headers this handle sends with each call on a header transport.
@@ -447,17 +455,56 @@ impl Client {
         }
     }
 
-    /// The whole message in one buffer of its exact size (unless compressed), frame header
-    /// included.
     fn encode(&self, call: &Call, kind: MessageType, seqid: i32) -> Result<Bytes, CallError> {
-        let config = self.config();
-        let name = call_name(config.multiplexed, call.service(), call.method());
-        let header = MessageHeader { name: &name, kind, seqid };
-        let framing = call_framing(config, seqid)?;
-        // Within the limits: the server would refuse a larger message and drop the
-        // connection, failing every call on it.
-        Ok(call.encode(config.protocol, header, &framing, self.headers(), &config.limits)?)
+        encode(self.config(), self.headers(), call, kind, seqid)
     }
+}
+
+/// `call` as one message in one buffer of its exact size (unless compressed), frame header
+/// included, carrying `headers` on a header transport.
+pub(crate) fn encode(
+    config: &ClientConfig,
+    headers: &Headers,
+    call: &Call,
+    kind: MessageType,
+    seqid: i32,
+) -> Result<Bytes, CallError> {
+    let name = call_name(config.multiplexed, call.service(), call.method());
+    let header = MessageHeader { name: &name, kind, seqid };
+    let framing = call_framing(config, seqid)?;
+    // Within the limits: the server would refuse a larger message and drop the
+    // connection, failing every call on it.
+    Ok(call.encode(config.protocol, header, &framing, headers, &config.limits)?)
+}
+
+/// `headers` (if any) with the header that tells the server a call's `timeout`, in the
+/// transport's format, replacing any earlier one: what a handle with that timeout sends.
+pub(crate) fn with_deadline(
+    config: &ClientConfig,
+    headers: Option<&Headers>,
+    timeout: Option<Duration>,
+) -> Option<Arc<Headers>> {
+    let mut headers = headers.cloned().unwrap_or_default();
+    headers.remove(crate::server::CLIENT_TIMEOUT);
+    headers.remove_int(crate::codec::ttheader_keys::RPC_TIMEOUT);
+    if let Some(limit) = timeout {
+        let millis = limit.as_millis().max(1).to_string();
+        match config.transport {
+            Transport::TTHeader => headers.insert_int(crate::codec::ttheader_keys::RPC_TIMEOUT, millis),
+            Transport::Header | Transport::FramedHeader => headers.insert(crate::server::CLIENT_TIMEOUT, millis),
+            _ => {}
+        }
+    }
+    (!headers.is_empty()).then(|| encoded(config, headers))
+}
+
+/// `headers` as a handle keeps them: encoded once for its header format, so each call copies
+/// their encoding into its frame.
+fn encoded(config: &ClientConfig, headers: Headers) -> Arc<Headers> {
+    Arc::new(match config.transport.header_format() {
+        Some(format) => crate::header::encode_headers(format, headers),
+        None => headers,
+    })
 }
 
 /// Takes a call out of the table when dropped.

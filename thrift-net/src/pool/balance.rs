@@ -109,14 +109,21 @@ impl Endpoints {
     /// backoff ran out, come first; when there are none, the ejected endpoint whose backoff
     /// ends first is probed anyway, so calls are never refused by the pool's bookkeeping alone
     /// (one call at a time probes each endpoint; the others fail fast). `None` when nothing
-    /// is left to try.
-    pub fn pick(&self, list: &[Arc<Endpoint>], tried: &mut Vec<usize>, balance: Balance, now: u64) -> Option<Picked> {
+    /// is left to try. `now` tells the time (read only when an endpoint is ejected).
+    pub fn pick(
+        &self,
+        list: &[Arc<Endpoint>],
+        tried: &mut Vec<usize>,
+        balance: Balance,
+        now: impl Fn() -> u64,
+    ) -> Option<Picked> {
         // The common case, one healthy endpoint, without the general walk.
         if let ([endpoint], []) = (list, tried.as_slice()) {
             if endpoint.health.ejected_until().is_none() {
                 return Some(Picked { index: 0, endpoint: endpoint.clone(), probe: false });
             }
         }
+        let now = now();
         loop {
             let eligible: Vec<usize> = (0..list.len())
                 .filter(|i| !tried.contains(i))
@@ -280,7 +287,7 @@ mod tests {
         list[1].health.failed(&refused(), &settings);
         for balance in [Balance::PowerOfTwoChoices, Balance::RoundRobin] {
             for _ in 0..100 {
-                let picked = endpoints.pick(&list, &mut Vec::new(), balance, settings.now()).unwrap();
+                let picked = endpoints.pick(&list, &mut Vec::new(), balance, || settings.now()).unwrap();
                 assert_ne!(picked.index, 1, "{balance:?}");
                 assert!(!picked.probe);
             }
@@ -295,17 +302,17 @@ mod tests {
         list[0].health.failed(&refused(), &settings);
         list[0].health.failed(&refused(), &settings); // a longer backoff
         let now = settings.now();
-        let first = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        let first = endpoints.pick(&list, &mut Vec::new(), Balance::default(), || now).unwrap();
         assert_eq!((first.index, first.probe), (1, true));
-        let second = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        let second = endpoints.pick(&list, &mut Vec::new(), Balance::default(), || now).unwrap();
         assert_eq!((second.index, second.probe), (0, true), "the other one, since 1 is being probed");
-        assert!(endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).is_none(), "both probed");
+        assert!(endpoints.pick(&list, &mut Vec::new(), Balance::default(), || now).is_none(), "both probed");
         drop(first);
-        let again = endpoints.pick(&list, &mut Vec::new(), Balance::default(), now).unwrap();
+        let again = endpoints.pick(&list, &mut Vec::new(), Balance::default(), || now).unwrap();
         assert_eq!(again.index, 1, "a probe ends when its call does");
         // Tried already in this call: not offered again.
         drop(again);
-        assert!(endpoints.pick(&list, &mut vec![1], Balance::default(), now).is_none());
+        assert!(endpoints.pick(&list, &mut vec![1], Balance::default(), || now).is_none());
     }
 
     #[test]

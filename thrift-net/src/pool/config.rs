@@ -13,6 +13,9 @@ pub enum Mode {
     /// pool, and returns it when the reply came. The only mode that gives a server which
     /// handles one request per connection at a time (Apache's `TSimpleServer`,
     /// `TThreadPoolServer`, `TNonblockingServer`...) real parallelism, and the default.
+    /// The caller's own task writes the call and reads the reply, with no task in between;
+    /// a call that ends without its reply (timeout, error, dropped midway) discards the
+    /// connection.
     Exclusive,
     /// A few pipelined connections per endpoint, each carrying many calls at once; a call
     /// goes to the connection with the fewest calls waiting. Fewer sockets and fewer
@@ -98,9 +101,11 @@ pub struct PoolConfig {
     /// `maxWait`). `None` waits as long as it takes. Default: 5 seconds.
     pub wait_timeout: Option<Duration>,
     /// Check an idle connection before handing it out (commons-pool2 `testOnBorrow`): a
-    /// connection the peer closed is noticed without a round trip (the connection's reader
-    /// saw EOF or a reset) and replaced. Exclusive mode; shared mode always passes over a
-    /// closed connection. Default: on.
+    /// connection the peer closed is noticed without a round trip (a read that does not
+    /// wait finds EOF, a reset, or bytes no call asked for) and replaced. Off, the same look
+    /// still comes before the call is written, which then fails as not sent and goes to
+    /// another connection (a resend, within the retry budget). Exclusive mode; shared mode
+    /// always passes over a closed connection. Default: on.
     pub test_on_checkout: bool,
     /// Hand out the most recently returned idle connection first, so the ones left over
     /// after a burst stay unused and expire. Default: on.

@@ -1,13 +1,15 @@
 //! One endpoint: its connections (an exclusive pool or a few shared ones), its health (ejected
 //! after refusing a connection, retried after a backoff), and its counters.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::call_error::{is_at_capacity, CallError};
-use crate::client::Client;
+use crate::channel::{Call, Reply};
+use crate::client::{Client, Direct};
 use crate::error::{Phase, TransportError};
 
 use super::config::{Mode, PoolConfig};
@@ -32,14 +34,59 @@ impl Settings {
     /// Nanoseconds since the pool was made: a time that fits in an atomic. (Never 0, which
     /// stands for "not ejected".)
     pub fn now(&self) -> u64 {
-        (self.epoch.elapsed().as_nanos() as u64).max(1)
+        self.at(Instant::now())
+    }
+
+    /// [`Settings::now`] at `instant`, for a caller that read the clock already.
+    pub fn at(&self, instant: Instant) -> u64 {
+        (instant.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
     }
 }
 
-/// One open connection, counted while it lives; dropping it closes the socket.
+/// What carries a pool's calls over one connection: in exclusive mode a [`Direct`]
+/// connection its one caller drives, in shared mode a pipelining [`Client`].
+pub(crate) trait Link: Sized + Send + Sync + 'static {
+    fn connect(addr: SocketAddr, settings: &Settings) -> impl Future<Output = Result<Self, TransportError>> + Send;
+
+    /// Whether it takes no new call (closed, or finishing the calls it has).
+    fn is_closed(&self) -> bool;
+}
+
+impl Link for Client {
+    async fn connect(addr: SocketAddr, settings: &Settings) -> Result<Client, TransportError> {
+        let config = settings.config.client.clone();
+        #[cfg(feature = "tls")]
+        if let Some(tls) = &settings.config.tls {
+            return Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await;
+        }
+        Client::connect(addr, config).await
+    }
+
+    fn is_closed(&self) -> bool {
+        self.is_closed()
+    }
+}
+
+impl Link for Direct {
+    async fn connect(addr: SocketAddr, settings: &Settings) -> Result<Direct, TransportError> {
+        let config = settings.config.client.clone();
+        #[cfg(feature = "tls")]
+        if let Some(tls) = &settings.config.tls {
+            return Direct::connect_tls(addr, &tls.server_name, tls.config.clone().into(), config).await;
+        }
+        Direct::connect(addr, config).await
+    }
+
+    fn is_closed(&self) -> bool {
+        self.is_closed()
+    }
+}
+
+/// One open connection, counted while it lives; dropping it closes the socket (the pool
+/// holds the only handle to it).
 #[derive(Debug)]
-pub(crate) struct Connection {
-    pub client: Client,
+pub(crate) struct Connection<L> {
+    pub link: L,
     created: Instant,
     /// Nanoseconds after `created` when it last started or finished a call.
     last_used: AtomicU64,
@@ -48,35 +95,27 @@ pub(crate) struct Connection {
     counters: Arc<Counters>,
 }
 
-impl Connection {
+impl<L: Link> Connection<L> {
     /// Opens a connection to `addr`, recording the outcome in the endpoint's health.
     pub async fn open(
         addr: SocketAddr,
         settings: &Settings,
         counters: &Arc<Counters>,
         health: &Health,
-    ) -> Result<Connection, TransportError> {
-        let config = settings.config.client.clone();
-        let connect = async move {
-            #[cfg(feature = "tls")]
-            if let Some(tls) = &settings.config.tls {
-                return Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await;
-            }
-            Client::connect(addr, config).await
-        };
+    ) -> Result<Connection<L>, TransportError> {
         // Boxed: the connect (and TLS handshake) future takes kilobytes, and unboxed it would
         // sit inside every call's future, whose checkout may open a connection, and be copied
         // into that future's box on every call (10,000 bytes a call; now the box is made
         // only when a connection opens).
-        match Box::pin(connect).await {
-            Ok(client) => {
+        match Box::pin(L::connect(addr, settings)).await {
+            Ok(link) => {
                 health.connected();
                 Counters::bump(&counters.created);
                 counters.open.fetch_add(1, Relaxed);
                 let created = Instant::now();
                 let counters = counters.clone();
                 Ok(Connection {
-                    client,
+                    link,
                     created,
                     last_used: AtomicU64::new(0),
                     retired: AtomicBool::new(false),
@@ -91,8 +130,9 @@ impl Connection {
         }
     }
 
-    pub fn touch(&self) {
-        self.last_used.store(self.created.elapsed().as_nanos() as u64, Relaxed);
+    /// Notes that it started or finished a call at `now`.
+    pub fn touch(&self, now: Instant) {
+        self.last_used.store(now.saturating_duration_since(self.created).as_nanos() as u64, Relaxed);
     }
 
     pub fn retire(&self) {
@@ -102,7 +142,7 @@ impl Connection {
     /// Why the connection must not take a new call, if it must not: closed (checked only when
     /// `test_closed`), retired, past its lifetime, or idle too long.
     pub fn unusable(&self, config: &PoolConfig, now: Instant, test_closed: bool) -> Option<&'static str> {
-        if test_closed && self.client.is_closed() {
+        if test_closed && self.link.is_closed() {
             return Some("closed by the peer or after an error");
         }
         if self.retired.load(Relaxed) {
@@ -120,9 +160,8 @@ impl Connection {
     }
 }
 
-impl Drop for Connection {
+impl<L> Drop for Connection<L> {
     fn drop(&mut self) {
-        self.client.close();
         self.counters.open.fetch_sub(1, Relaxed);
         Counters::bump(&self.counters.destroyed);
     }
@@ -286,14 +325,18 @@ pub(crate) enum CheckoutError {
 /// A connection lent to one call.
 pub(crate) enum Lease {
     Exclusive(Leased),
-    Shared(Arc<Connection>),
+    Shared(Arc<Connection<Client>>),
 }
 
 impl Lease {
-    pub fn client(&self) -> &Client {
+    /// Sends `call` on the lent connection, as [`Client::send`] does.
+    pub async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
         match self {
-            Lease::Exclusive(leased) => leased.client(),
-            Lease::Shared(conn) => &conn.client,
+            Lease::Exclusive(leased) => leased.link().send(call).await,
+            // Boxed: the pipelining client's call future takes most of a kilobyte, which
+            // inline would make every exclusive call's future (boxed once per call) too
+            // large for the allocator's fast sizes.
+            Lease::Shared(conn) => Box::pin(conn.link.send(call)).await,
         }
     }
 
@@ -307,7 +350,7 @@ impl Lease {
                 if spoiled {
                     conn.retire();
                 } else {
-                    conn.touch();
+                    conn.touch(Instant::now());
                 }
             }
         }

@@ -15,7 +15,7 @@ use deadpool::managed::{
 use deadpool::Runtime;
 
 use crate::channel::{CallError, CallSite, Unavailable};
-use crate::client::Client;
+use crate::client::Direct;
 use crate::error::TransportError;
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
@@ -32,16 +32,16 @@ pub(crate) struct Connector {
 }
 
 impl managed::Manager for Connector {
-    type Type = Connection;
+    type Type = Connection<Direct>;
     type Error = TransportError;
 
-    async fn create(&self) -> Result<Connection, TransportError> {
+    async fn create(&self) -> Result<Connection<Direct>, TransportError> {
         Connection::open(self.addr, &self.settings, &self.counters, &self.health).await
     }
 
     /// Called for each idle connection deadpool takes out of its queue to hand out: it is
     /// no longer idle, whatever the check says (a failed one is dropped, closing it).
-    async fn recycle(&self, conn: &mut Connection, _: &Metrics) -> RecycleResult<TransportError> {
+    async fn recycle(&self, conn: &mut Connection<Direct>, _: &Metrics) -> RecycleResult<TransportError> {
         self.leave_idle(1);
         let test = self.settings.config.test_on_checkout;
         match conn.unusable(&self.settings.config, Instant::now(), test) {
@@ -72,21 +72,24 @@ impl Connector {
         self.settings.global_idle.fetch_sub(n, Relaxed);
     }
 
-    /// Whether a lazy prune is due: idle and lifetime expiry are looked at, at most, twice
-    /// per the shorter of the two, by whichever return comes first.
-    fn prune_due(&self) -> bool {
+    /// Whether a lazy prune is due at `now`: idle and lifetime expiry are looked at, at
+    /// most, twice per the shorter of the two, by whichever return comes first.
+    fn prune_due(&self, now: Instant) -> bool {
         let config = &self.settings.config;
         let Some(every) = [config.idle_timeout, config.max_lifetime].into_iter().flatten().min() else {
             return false;
         };
         let every = (every / 2).max(Duration::from_millis(1)).as_nanos() as u64;
-        let now = self.settings.now();
+        let now = self.settings.at(now);
         let last = self.last_prune.load(Relaxed);
         now.saturating_sub(last) >= every && self.last_prune.compare_exchange(last, now, Relaxed, Relaxed).is_ok()
     }
 }
 
 type Pool = managed::Pool<Connector>;
+
+/// A checkout that takes a connection only if one is idle or may be opened now.
+const NO_WAIT: Timeouts = Timeouts { wait: Some(Duration::ZERO), create: None, recycle: None };
 
 /// The exclusive-mode connections of one endpoint.
 pub(crate) struct Exclusive {
@@ -112,9 +115,17 @@ impl Exclusive {
     pub async fn checkout(&self) -> Result<Leased, CheckoutError> {
         let connector = self.pool.manager();
         let counters = &connector.counters;
-        let waiting = counters.hold(|c| &c.waiting);
-        let got = self.pool.get().await;
-        drop(waiting);
+        // First without waiting, which needs no timer: the common case, a connection idle or
+        // room for a new one. Only then, counted as waiting, for up to `wait_timeout`.
+        // (Boxed: deadpool's future takes most of a kilobyte, and the call's would otherwise
+        // outgrow the allocator's fast sizes.)
+        let got = match Box::pin(self.pool.timeout_get(&NO_WAIT)).await {
+            Err(PoolError::Timeout(TimeoutType::Wait)) => {
+                let _waiting = counters.hold(|c| &c.waiting);
+                Box::pin(self.pool.get()).await
+            }
+            got => got,
+        };
         match got {
             // Spoiled until the call says otherwise: a call dropped midway discards it.
             Ok(object) => {
@@ -153,11 +164,10 @@ impl Exclusive {
         }
         let created_before = connector.counters.created.load(Relaxed);
         // Check out as many as should be idle (idle ones first), then give them all back.
-        let now = Timeouts { wait: Some(Duration::ZERO), create: None, recycle: None };
         let mut held = Vec::with_capacity(config.min_idle);
         let mut failed = false;
         for _ in 0..config.min_idle {
-            match self.pool.timeout_get(&now).await {
+            match self.pool.timeout_get(&NO_WAIT).await {
                 Ok(object) => held.push(Leased {
                     object: Some(object),
                     spoiled: false,
@@ -191,9 +201,9 @@ pub(crate) struct Leased {
 }
 
 impl Leased {
-    pub fn client(&self) -> &Client {
-        match &self.object {
-            Some(object) => &object.client,
+    pub fn link(&mut self) -> &mut Direct {
+        match &mut self.object {
+            Some(object) => &mut object.link,
             None => unreachable!("a lease holds its connection until dropped"),
         }
     }
@@ -209,13 +219,15 @@ impl Drop for Leased {
         // The endpoint left the pool: the connection just closes.
         let Some(pool) = Object::pool(&object) else { return };
         let connector = pool.manager();
-        if self.spoiled || pool.is_closed() || object.client.is_closed() || !connector.enter_idle() {
+        if self.spoiled || pool.is_closed() || object.link.is_closed() || !connector.enter_idle() {
             drop(Object::take(object));
             return;
         }
-        object.touch();
+        // One look at the clock for both.
+        let now = Instant::now();
+        object.touch(now);
         drop(object);
-        if connector.prune_due() {
+        if connector.prune_due(now) {
             prune(&pool, 0);
         }
     }

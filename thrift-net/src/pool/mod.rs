@@ -261,8 +261,8 @@ impl Pool {
         let list = self.inner.endpoints.snapshot();
         let mut tried = Vec::new();
         let mut refused = Vec::new();
-        let (picked, _in_flight, lease) = loop {
-            let Some(picked) = self.inner.endpoints.pick(&list, &mut tried, settings.config.balance, settings.now())
+        let (picked, _in_flight, mut lease) = loop {
+            let Some(picked) = self.inner.endpoints.pick(&list, &mut tried, settings.config.balance, || settings.now())
             else {
                 return Err(unavailable(&list, refused, settings));
             };
@@ -282,7 +282,7 @@ impl Pool {
             tried.push(picked.index);
         };
         let span = tracing::debug_span!("thrift_pool_call", endpoint = %picked.endpoint.addr, attempt);
-        let result = lease.client().send(call).instrument(span).await;
+        let result = lease.send(call).instrument(span).await;
         match &result {
             Err(CallError::Timeout(..)) => Counters::bump(&picked.endpoint.counters.timeouts),
             // Full, not broken: as good as a refused connection; the call is sent elsewhere.

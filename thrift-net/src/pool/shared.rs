@@ -13,29 +13,30 @@ use crate::channel::{CallError, CallSite, Unavailable};
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
 use super::metrics::Counters;
+use crate::client::Client;
 
 /// One place for a connection. Holding the slot's `Arc` is what a call does while it runs; a
 /// connection leaves its slot (and closes once its last call ends) when broken or expired.
 #[derive(Default)]
 struct Slot {
-    conn: RwLock<Option<Arc<Connection>>>,
+    conn: RwLock<Option<Arc<Connection<Client>>>>,
     /// Held while the slot's connection is being opened.
     connecting: tokio::sync::Mutex<()>,
 }
 
 impl Slot {
-    fn get(&self) -> Option<Arc<Connection>> {
+    fn get(&self) -> Option<Arc<Connection<Client>>> {
         self.conn.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    fn set(&self, conn: Option<Arc<Connection>>) {
+    fn set(&self, conn: Option<Arc<Connection<Client>>>) {
         *self.conn.write().unwrap_or_else(PoisonError::into_inner) = conn;
     }
 
     /// Empties the slot if it still holds `conn`. Calls still running on `conn` keep it
     /// alive through their own references; it closes when the last of them ends. True if
     /// emptied.
-    fn clear(&self, conn: &Arc<Connection>) -> bool {
+    fn clear(&self, conn: &Arc<Connection<Client>>) -> bool {
         let mut current = self.conn.write().unwrap_or_else(PoisonError::into_inner);
         if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, conn)) {
             *current = None;
@@ -67,7 +68,7 @@ impl SharedConnections {
         SharedConnections { addr, settings, counters, health, slots, retired: AtomicBool::new(false) }
     }
 
-    pub async fn checkout(&self) -> Result<Arc<Connection>, CheckoutError> {
+    pub async fn checkout(&self) -> Result<Arc<Connection<Client>>, CheckoutError> {
         if self.retired.load(Relaxed) {
             return Err(CheckoutError::Retired);
         }
@@ -77,7 +78,7 @@ impl SharedConnections {
         // takes no new calls (closed, expired, or retired after a timeout: perhaps stuck)
         // leaves its slot at once, busy or not, so no call ever waits behind it: its
         // running calls keep it open until they end, and a fresh one takes the slot.
-        let mut best: Option<(usize, Arc<Connection>)> = None;
+        let mut best: Option<(usize, Arc<Connection<Client>>)> = None;
         let mut vacant = None;
         for (i, slot) in self.slots.iter().enumerate() {
             let Some(conn) = slot.get() else {
@@ -89,7 +90,7 @@ impl SharedConnections {
                 vacant.get_or_insert(i);
                 continue;
             }
-            let load = conn.client.in_flight();
+            let load = conn.link.in_flight();
             if best.as_ref().map_or(true, |(least, _)| load < *least) {
                 best = Some((load, conn));
             }
@@ -102,14 +103,18 @@ impl SharedConnections {
         }
     }
 
-    fn lend(&self, conn: Arc<Connection>) -> Arc<Connection> {
-        conn.touch();
+    fn lend(&self, conn: Arc<Connection<Client>>) -> Arc<Connection<Client>> {
+        conn.touch(Instant::now());
         conn
     }
 
     /// Opens the connection of slot `i` (or takes the one another call just opened there);
     /// when that fails and `fallback` is a busy connection, the call goes on it instead.
-    async fn connect(&self, i: usize, fallback: Option<Arc<Connection>>) -> Result<Arc<Connection>, CheckoutError> {
+    async fn connect(
+        &self,
+        i: usize,
+        fallback: Option<Arc<Connection<Client>>>,
+    ) -> Result<Arc<Connection<Client>>, CheckoutError> {
         let slot = &self.slots[i];
         let _waiting = self.counters.hold(|c| &c.waiting);
         let _connecting = match self.settings.config.wait_timeout {
@@ -123,7 +128,7 @@ impl SharedConnections {
                 }
             },
         };
-        let usable = |c: &Arc<Connection>| c.unusable(&self.settings.config, Instant::now(), true).is_none();
+        let usable = |c: &Arc<Connection<Client>>| c.unusable(&self.settings.config, Instant::now(), true).is_none();
         if let Some(conn) = slot.get().filter(usable) {
             return Ok(self.lend(conn));
         }
@@ -151,7 +156,7 @@ impl SharedConnections {
         let mut removed = 0;
         for slot in self.slots.iter() {
             let Some(conn) = slot.get() else { continue };
-            let idle = conn.client.in_flight() == 0;
+            let idle = conn.link.in_flight() == 0;
             let spent = conn.unusable(config, now, true).is_some();
             // A spent connection leaves its slot even while calls finish on it.
             let unwanted = spent || (idle && idle_kept >= config.idle_cap());
@@ -167,13 +172,13 @@ impl SharedConnections {
     /// Opens connections in empty slots until `min_idle` (at most one per slot) are open.
     pub async fn replenish(&self) -> (usize, bool) {
         let want = self.settings.config.min_idle.min(self.slots.len());
-        let mut open = self.slots.iter().filter(|s| s.get().is_some_and(|c| !c.client.is_closed())).count();
+        let mut open = self.slots.iter().filter(|s| s.get().is_some_and(|c| !c.link.is_closed())).count();
         let mut opened = 0;
         for (i, slot) in self.slots.iter().enumerate() {
             if open >= want || self.retired.load(Relaxed) {
                 break;
             }
-            if slot.get().is_some_and(|c| !c.client.is_closed()) {
+            if slot.get().is_some_and(|c| !c.link.is_closed()) {
                 continue;
             }
             match self.connect(i, None).await {
@@ -189,8 +194,8 @@ impl SharedConnections {
 
     /// Open connections carrying calls, and open ones carrying none.
     pub fn active_idle(&self) -> (usize, usize) {
-        let open = self.slots.iter().filter_map(Slot::get).filter(|c| !c.client.is_closed());
-        open.fold((0, 0), |(active, idle), c| match c.client.in_flight() {
+        let open = self.slots.iter().filter_map(Slot::get).filter(|c| !c.link.is_closed());
+        open.fold((0, 0), |(active, idle), c| match c.link.in_flight() {
             0 => (active, idle + 1),
             _ => (active + 1, idle),
         })

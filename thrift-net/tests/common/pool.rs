@@ -111,6 +111,12 @@ pub struct ApacheStyleServer {
 
 impl ApacheStyleServer {
     pub async fn start() -> ApacheStyleServer {
+        ApacheStyleServer::answering(1).await
+    }
+
+    /// A faulty one, that writes each reply `copies` times (in one write): every copy after
+    /// the first answers no call.
+    pub async fn answering(copies: usize) -> ApacheStyleServer {
         let listener = listen(any_port());
         let addr = listener.local_addr().unwrap();
         let stats = Arc::new(ApacheStats::default());
@@ -121,7 +127,7 @@ impl ApacheStyleServer {
             async move {
                 while let Ok((stream, _)) = listener.accept().await {
                     stats.connections.fetch_add(1, Ordering::SeqCst);
-                    tokio::spawn(serve_one_at_a_time(stream, service.clone(), stats.clone()));
+                    tokio::spawn(serve_one_at_a_time(stream, service.clone(), stats.clone(), copies));
                 }
             }
         });
@@ -139,6 +145,7 @@ async fn serve_one_at_a_time<S: ThriftService>(
     mut stream: tokio::net::TcpStream,
     mut service: S,
     stats: Arc<ApacheStats>,
+    copies: usize,
 ) {
     let mut codec = FramedCodec::<thrift_core::Binary>::new();
     let mut buf = BytesMut::new();
@@ -161,7 +168,7 @@ async fn serve_one_at_a_time<S: ThriftService>(
         let reply = respond(&mut service, request).await;
         stats.running.fetch_sub(1, Ordering::SeqCst);
         if let Some(bytes) = reply.into_bytes() {
-            if stream.write_all(&bytes).await.is_err() {
+            if stream.write_all(&bytes.repeat(copies)).await.is_err() {
                 return;
             }
         }
