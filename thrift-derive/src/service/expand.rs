@@ -194,7 +194,7 @@ fn server(names: &Names<'_>) -> TokenStream {
         let (method, method_name) = (&m.ident, &m.name);
         let args_ty = names.args(m);
         let inputs = m.inputs.iter().map(|input| match input {
-            Input::Context(_) => quote!(&request),
+            Input::Context(_) => quote!(request),
             Input::Arg(i) => {
                 let ident = &m.args[*i].ident;
                 quote!(args.#ident)
@@ -282,13 +282,14 @@ fn server(names: &Names<'_>) -> TokenStream {
 
             fn call(&mut self, request: #net::server::Request) -> Self::Future {
                 let handler = ::std::sync::Arc::clone(&self.handler);
-                ::std::boxed::Box::pin(async move { ::core::result::Result::Ok(dispatch(&*handler, request).await) })
+                ::std::boxed::Box::pin(async move { ::core::result::Result::Ok(dispatch(&*handler, &request).await) })
             }
         }
 
         /// Decodes the arguments of `request`'s method, calls `handler`, and encodes its
-        /// outcome.
-        async fn dispatch<H: #trait_ident>(handler: &H, request: #net::server::Request) -> #net::server::Response {
+        /// outcome. (The request by reference: an `async fn` keeps two copies of each
+        /// argument in its future, boxed for every call.)
+        async fn dispatch<H: #trait_ident>(handler: &H, request: &#net::server::Request) -> #net::server::Response {
             // A `Service:` prefix must name this service, as Apache's plain
             // processors answer any other with "unknown method".
             if request.service().is_some_and(|service| service != #name) {

@@ -25,8 +25,8 @@ use super::codec::WireCodec;
 use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
 use super::receiving::Receiving;
-use super::replies::{reader_then_writer, replies, Inbox, Replies};
-use super::{ready_call, Peer, Request, ThriftService, SHUTTING_DOWN};
+use super::replies::{reader_then_writer, replies, Inbox, Replies, TrySendError};
+use super::{ready_call, BoxError, Peer, Request, Response, ThriftService, SHUTTING_DOWN};
 use crate::detect::{detect, Detection};
 use crate::error::TransportError;
 use crate::framing::Framing;
@@ -136,10 +136,25 @@ impl Budget {
     /// Waits until `len` bytes (at most the whole budget) fit, and holds them until the
     /// guard drops. `None` only if the semaphore closed, which it never does.
     async fn hold(&self, len: usize) -> Option<Owed> {
-        let n = len.clamp(1, self.max) as u32;
+        let n = self.permits(len);
         let permit = self.bytes.clone().acquire_many_owned(n).await.ok()?;
+        Some(self.owed(permit, n))
+    }
+
+    /// Holds `len` bytes if they fit now.
+    fn try_hold(&self, len: usize) -> Option<Owed> {
+        let n = self.permits(len);
+        let permit = self.bytes.clone().try_acquire_many_owned(n).ok()?;
+        Some(self.owed(permit, n))
+    }
+
+    fn permits(&self, len: usize) -> u32 {
+        len.clamp(1, self.max) as u32
+    }
+
+    fn owed(&self, permit: OwnedSemaphorePermit, n: u32) -> Owed {
         Counters::add(&self.counters.bytes_pending, u64::from(n));
-        Some(Owed { _permit: permit, counters: self.counters.clone(), n })
+        Owed { _permit: permit, counters: self.counters.clone(), n }
     }
 }
 
@@ -584,9 +599,15 @@ impl<S: ThriftService> Connection<S> {
             seqid = incoming.seqid(),
             peer = %self.peer,
         );
+        let service = self.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        // Kept to answer for a handler that times out or panics.
+        let answering = incoming.answering_copy();
+        // The handler's future owns its service and request, boxed: what `run` keeps of
+        // them is a pointer (its own future, boxed below, stays small enough for the
+        // allocator's fast sizes).
+        let call = CatchUnwind(Box::pin(ready_call(service, incoming)));
         let request = Handling {
             shared: shared.clone(),
-            service: self.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             request_bytes: owed,
             budget: self.budget.clone(),
             tx: self.tx.clone(),
@@ -599,7 +620,7 @@ impl<S: ThriftService> Connection<S> {
         // another worker thread to run it, took 4 of the 10.7 µs of server CPU time per
         // pipelined call in rpc-compare). One that waits is spawned as it stands and handled
         // concurrently with the next ones.
-        let mut handling = Box::pin(request.run(incoming).instrument(span));
+        let mut handling = Box::pin(request.run(answering, call).instrument(span));
         let first = std::future::poll_fn(|cx| Poll::Ready(handling.as_mut().poll(cx))).await;
         if first.is_pending() {
             shared.tracker.spawn(handling);
@@ -609,9 +630,8 @@ impl<S: ThriftService> Connection<S> {
 }
 
 /// One request being handled; its drop marks it answered.
-struct Handling<S> {
+struct Handling {
     shared: Arc<Shared>,
-    service: S,
     /// The request's bytes under the budget, until its handler is done with them.
     request_bytes: Option<Owed>,
     budget: Budget,
@@ -622,86 +642,148 @@ struct Handling<S> {
     _permit: OwnedSemaphorePermit,
 }
 
-impl<S: ThriftService> Handling<S> {
-    async fn run(mut self, incoming: Request) {
+impl Handling {
+    /// Runs `call`, the handler's call, and queues its reply; `request` is the copy of its
+    /// request that answers for a handler that times out or panics.
+    ///
+    /// Not an `async fn`: those keep a second copy of their arguments in their future, and
+    /// this one is boxed for every request.
+    #[allow(clippy::manual_async_fn)]
+    fn run<F>(mut self, request: Request, mut call: CatchUnwind<F>) -> impl Future<Output = ()>
+    where
+        F: Future<Output = Result<Response, BoxError>>,
+    {
+        async move {
+            let shared = &self.shared;
+            #[cfg(feature = "metrics")]
+            let _timer = super::export::time(&shared.counters, request.method());
+            // Most handlers answer in their first poll: then nothing is waited for, and no timer
+            // or signal is set up. The waits of one that does not are boxed, so that they take
+            // no room in every request's future (itself boxed once per request, and small
+            // enough for the allocator's fast sizes).
+            let outcome = match poll_fn(|cx| Poll::Ready(Pin::new(&mut call).poll(cx))).await {
+                Poll::Ready(outcome) => Some(outcome),
+                Poll::Pending => match Box::pin(self.wait_for(call, request.kind())).await {
+                    Waited::Answered(outcome) => Some(outcome),
+                    Waited::TimedOut => None,
+                    Waited::Abandoned => return,
+                },
+            };
+            let reply = match outcome {
+                None => {
+                    Counters::add(&shared.counters.handler_timeouts, 1);
+                    Counters::add(&shared.counters.errors, 1);
+                    let limit = shared.config.handler_timeout.unwrap_or_default();
+                    debug!(?limit, "handler ran past the handler timeout; cancelled");
+                    let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
+                    request.failed(ApplicationExceptionKind::Timeout, message)
+                }
+                Some(Ok(Err(error))) => {
+                    Counters::add(&shared.counters.errors, 1);
+                    request.answer_failure(&error).into_bytes()
+                }
+                Some(Ok(Ok(reply))) => {
+                    let bytes = reply.into_bytes();
+                    if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
+                        Counters::add(&shared.counters.errors, 1);
+                    }
+                    bytes
+                }
+                Some(Err(panic)) => {
+                    Counters::add(&shared.counters.errors, 1);
+                    error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
+                    request.failed(
+                        ApplicationExceptionKind::InternalError,
+                        format!("internal error processing {}", request.method()),
+                    )
+                }
+            };
+            drop(request);
+            self.request_bytes = None;
+            if let Some(bytes) = reply {
+                self.queue(bytes).await;
+            }
+        }
+    }
+
+    /// Waits for the answer of a handler that did not give it in its first poll, unless
+    /// the shutdown deadline passes, the peer leaves (for a call: a oneway request's
+    /// sender waits for nothing) or the handler timeout runs out first.
+    async fn wait_for<F: Future>(
+        &self,
+        call: CatchUnwind<F>,
+        kind: MessageType,
+    ) -> Waited<<CatchUnwind<F> as Future>::Output> {
         let shared = &self.shared;
-        // Kept to answer for a handler that times out or panics.
-        let request = incoming.answering_copy();
-        #[cfg(feature = "metrics")]
-        let _timer = super::export::time(&shared.counters, request.method());
-        // A oneway request's sender does not wait for it: its leaving cancels nothing.
-        let cancellable = request.kind() != MessageType::Oneway;
-        let timeout = shared.config.handler_timeout;
+        let cancellable = kind != MessageType::Oneway;
         let expired = async {
-            match timeout {
+            match shared.config.handler_timeout {
                 Some(t) => tokio::time::sleep(t).await,
                 None => pending().await,
             }
         };
-        // In these three waits the work comes first and the signals after: work that is done
-        // at once never puts its task on the signals' wait lists (a lock to join one and one
-        // to leave; with 64 one-call connections the cancellation waits took 9.4% of the
+        // In these waits the work comes first and the signals after: work that is done at
+        // once never puts its task on the signals' wait lists (a lock to join one and one to
+        // leave; with 64 one-call connections the cancellation waits took 9.4% of the
         // server's perf samples, 6.9% after), and work that waits is still ended by them.
-        let outcome = tokio::select! {
-            biased;
-            outcome = CatchUnwind(Box::pin(ready_call(&mut self.service, incoming))) => Some(outcome),
-            // Past the shutdown deadline: abandoned, unanswered.
-            _ = shared.force.cancelled() => return,
-            _ = self.gone.cancelled(), if cancellable => {
-                Counters::add(&shared.counters.handlers_cancelled, 1);
-                return debug!("the peer is gone; handler cancelled");
-            }
-            () = expired => None,
-        };
-        let reply = match outcome {
-            None => {
-                Counters::add(&shared.counters.handler_timeouts, 1);
-                Counters::add(&shared.counters.errors, 1);
-                let limit = timeout.unwrap_or_default();
-                debug!(?limit, "handler ran past the handler timeout; cancelled");
-                let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
-                request.failed(ApplicationExceptionKind::Timeout, message)
-            }
-            Some(Ok(Err(error))) => {
-                Counters::add(&shared.counters.errors, 1);
-                request.answer_failure(&error).into_bytes()
-            }
-            Some(Ok(Ok(reply))) => {
-                let bytes = reply.into_bytes();
-                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
-                    Counters::add(&shared.counters.errors, 1);
-                }
-                bytes
-            }
-            Some(Err(panic)) => {
-                Counters::add(&shared.counters.errors, 1);
-                error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                request.failed(
-                    ApplicationExceptionKind::InternalError,
-                    format!("internal error processing {}", request.method()),
-                )
-            }
-        };
-        drop(request);
-        self.request_bytes = None;
-        let Some(bytes) = reply else { return };
-        let shared = self.shared.clone();
-        let owed = tokio::select! {
-            biased;
-            // Waits while the peer leaves earlier replies unread.
-            owed = self.budget.hold(bytes.len()) => owed,
-            _ = shared.force.cancelled() => return,
-        };
         tokio::select! {
             biased;
-            // Fails only when the writer is gone, and then so is the peer.
-            _ = self.tx.send((bytes, owed)) => {}
-            _ = shared.force.cancelled() => {}
+            outcome = call => Waited::Answered(outcome),
+            // Past the shutdown deadline: abandoned, unanswered.
+            _ = shared.force.cancelled() => Waited::Abandoned,
+            _ = self.gone.cancelled(), if cancellable => {
+                Counters::add(&shared.counters.handlers_cancelled, 1);
+                debug!("the peer is gone; handler cancelled");
+                Waited::Abandoned
+            }
+            () = expired => Waited::TimedOut,
         }
+    }
+
+    /// Queues a reply for the writer: at once when it fits under the budget and in the
+    /// queue, as most do; else (boxed, as in `run`) once it does, unless the shutdown
+    /// deadline passes first.
+    async fn queue(&self, bytes: Bytes) {
+        let force = &self.shared.force;
+        let reply = match self.budget.try_hold(bytes.len()) {
+            Some(owed) => match self.tx.try_send((bytes, Some(owed))) {
+                // Closed: the writer is gone, and so is the peer.
+                Ok(()) | Err(TrySendError::Closed(_)) => return,
+                Err(TrySendError::Full(reply)) => reply,
+            },
+            None => {
+                // Waits while the peer leaves earlier replies unread.
+                let held = Box::pin(async {
+                    tokio::select! {
+                        biased;
+                        owed = self.budget.hold(bytes.len()) => Some(owed),
+                        _ = force.cancelled() => None,
+                    }
+                });
+                let Some(owed) = held.await else { return };
+                (bytes, owed)
+            }
+        };
+        Box::pin(async {
+            tokio::select! {
+                biased;
+                _ = self.tx.send(reply) => {}
+                _ = force.cancelled() => {}
+            }
+        })
+        .await;
     }
 }
 
-impl<S> Drop for Handling<S> {
+/// How a handler that did not answer at once ended.
+enum Waited<T> {
+    Answered(T),
+    TimedOut,
+    /// Cancelled, unanswered: the peer left, or the shutdown deadline passed.
+    Abandoned,
+}
+
+impl Drop for Handling {
     fn drop(&mut self) {
         Counters::sub(&self.shared.counters.in_flight, 1);
         self.in_flight.end();

@@ -46,10 +46,20 @@ where
 }
 
 /// Waits until `service` is ready, then calls it with `request`: how the server, the
-/// router and the in-process channel drive a [`ThriftService`].
-pub(crate) async fn ready_call<S: ThriftService>(service: &mut S, request: Request) -> Result<Response, BoxError> {
-    std::future::poll_fn(|cx| service.poll_ready(cx)).await.map_err(Into::into)?;
-    service.call(request).await.map_err(Into::into)
+/// router and the in-process channel drive a [`ThriftService`], by value (a clone per
+/// request, so the future owns all it needs) or as `&mut`.
+///
+/// Not an `async fn`: those keep a second copy of their arguments in their future.
+#[allow(clippy::manual_async_fn)]
+pub(crate) fn ready_call<S>(mut service: S, request: Request) -> impl Future<Output = Result<Response, BoxError>>
+where
+    S: tower_service::Service<Request, Response = Response>,
+    S::Error: Into<BoxError>,
+{
+    async move {
+        std::future::poll_fn(|cx| service.poll_ready(cx)).await.map_err(Into::into)?;
+        service.call(request).await.map_err(Into::into)
+    }
 }
 
 /// Answers `request` with `service`, as a server does: waits until the service is ready,

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::Poll;
 
 use tokio::sync::mpsc;
+pub(crate) use tokio::sync::mpsc::error::TrySendError;
 
 /// The replies queued in place, and whether the reader is being polled (the writer will run
 /// before the task sleeps).
@@ -57,6 +58,15 @@ pub(crate) fn replies<T>(bound: usize) -> (Replies<T>, Inbox<T>) {
 impl<T> Replies<T> {
     /// Queues `reply`; `Err` when the writer is gone (so is the peer).
     pub async fn send(&self, reply: T) -> Result<(), T> {
+        match self.try_send(reply) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(reply)) => self.tx.send(reply).await.map_err(|e| e.0),
+            Err(TrySendError::Closed(reply)) => Err(reply),
+        }
+    }
+
+    /// Queues `reply` if there is room now.
+    pub fn try_send(&self, reply: T) -> Result<(), TrySendError<T>> {
         let reply = {
             let mut in_place = lock(&self.in_place);
             // Under the lock that the task takes to end the reader's poll: the writer's poll,
@@ -67,7 +77,7 @@ impl<T> Replies<T> {
             }
             reply
         };
-        self.tx.send(reply).await.map_err(|e| e.0)
+        self.tx.try_send(reply)
     }
 }
 
