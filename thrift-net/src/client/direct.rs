@@ -18,6 +18,7 @@ use bytes::BytesMut;
 use thrift_core::MessageType;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::ToSocketAddrs;
+use tokio::time::{Instant, Sleep};
 use tracing::Instrument;
 
 use super::connection::{self, Closed, Incoming, ReplyDecoder};
@@ -44,6 +45,10 @@ struct State {
     /// In a mutex only so that [`Direct::is_closed`] can look at an idle connection through
     /// a shared reference; calls reach it through `&mut self`, without locking.
     io: Mutex<Io>,
+    /// The call timeout's timer, made by the first call and moved along for each next one:
+    /// later is a cheap change for tokio, where a timer per call is put in and taken out of
+    /// its wheel under a lock.
+    timer: Option<Pin<Box<Sleep>>>,
     next_seqid: i32,
     /// Set from a call's start until its reply is in, and for good after a failure.
     broken: bool,
@@ -54,6 +59,9 @@ struct Io {
     wr: WriteHalf,
     buf: BytesMut,
     decoder: ReplyDecoder,
+    /// A look since the last call found the connection quiet: the next call need not look
+    /// again (a checkout's test comes right before it).
+    quiet: bool,
 }
 
 impl std::fmt::Debug for State {
@@ -89,9 +97,9 @@ impl Direct {
             true => (Box::new(crate::zlib::ZlibReader::new(rd)), Box::new(crate::zlib::ZlibWriter::new(wr))),
             false => (rd, wr),
         };
-        let io = Io { rd, wr, buf: BytesMut::new(), decoder: ReplyDecoder::new(&config) };
+        let io = Io { rd, wr, buf: BytesMut::new(), decoder: ReplyDecoder::new(&config), quiet: false };
         let headers = with_deadline(&config, None, config.call_timeout);
-        Direct(Box::new(State { config, peer, headers, io: Mutex::new(io), next_seqid: 1, broken: false }))
+        Direct(Box::new(State { config, peer, headers, io: Mutex::new(io), timer: None, next_seqid: 1, broken: false }))
     }
 
     /// Whether the connection can take no more calls: a call failed or was abandoned on it,
@@ -99,6 +107,11 @@ impl Direct {
     /// what no call asked for.
     pub fn is_closed(&self) -> bool {
         self.0.is_closed()
+    }
+
+    /// Whether a call failed or was abandoned on it (no look at the socket).
+    pub fn is_broken(&self) -> bool {
+        self.0.broken
     }
 
     /// Sends `call` and waits for its reply (`None` for a oneway message, once written),
@@ -122,13 +135,25 @@ impl State {
 
     async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
         let span = tracing::debug_span!("thrift_call", method = call.method(), seqid = self.next_seqid);
-        let limit = self.config.call_timeout;
-        let exchange = self.exchange(call).instrument(span);
-        let sent = match limit {
-            Some(limit) => tokio::time::timeout(limit, exchange)
-                .await
-                .unwrap_or(Err(CallError::Timeout(Some(limit), CallSite::default()))),
-            None => exchange.await,
+        let sent = match self.config.call_timeout {
+            Some(limit) => {
+                let deadline = Instant::now() + limit;
+                let mut timer = match self.timer.take() {
+                    Some(mut timer) => {
+                        timer.as_mut().reset(deadline);
+                        timer
+                    }
+                    None => Box::pin(tokio::time::sleep_until(deadline)),
+                };
+                let sent = tokio::select! {
+                    biased;
+                    sent = self.exchange(call).instrument(span) => sent,
+                    () = &mut timer => Err(CallError::Timeout(Some(limit), CallSite::default())),
+                };
+                self.timer = Some(timer);
+                sent
+            }
+            None => self.exchange(call).instrument(span).await,
         };
         let peer = self.peer.as_ref();
         match sent {
@@ -144,10 +169,11 @@ impl State {
         }
         // Closed by the server while idle (its idle timeout, a restart): nothing is sent,
         // and a pool sends the call again on another connection.
-        if io.peer_done() {
+        if !std::mem::take(&mut io.quiet) && io.peer_done() {
             self.broken = true;
             return Err(Closed::new(io::ErrorKind::UnexpectedEof, "connection closed by the server").not_sent());
         }
+        io.quiet = false;
         let seqid = self.next_seqid;
         self.next_seqid = seqid.checked_add(1).unwrap_or(1);
         let kind = if call.is_oneway() { MessageType::Oneway } else { MessageType::Call };
@@ -188,7 +214,9 @@ impl Io {
         let mut probe = ReadBuf::new(&mut byte);
         let mut cx = Context::from_waker(noop_waker());
         // Pending: nothing to read, as it should be between calls.
-        Pin::new(&mut self.rd).poll_read(&mut cx, &mut probe).is_ready()
+        let done = Pin::new(&mut self.rd).poll_read(&mut cx, &mut probe).is_ready();
+        self.quiet = !done;
+        done
     }
 
     /// Reads until one whole reply is in.

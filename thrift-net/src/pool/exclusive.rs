@@ -219,7 +219,7 @@ impl Drop for Leased {
         // The endpoint left the pool: the connection just closes.
         let Some(pool) = Object::pool(&object) else { return };
         let connector = pool.manager();
-        if self.spoiled || pool.is_closed() || object.link.is_closed() || !connector.enter_idle() {
+        if self.spoiled || pool.is_closed() || object.link.is_broken() || !connector.enter_idle() {
             drop(Object::take(object));
             return;
         }
