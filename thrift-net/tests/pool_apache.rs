@@ -16,7 +16,7 @@ use pool::*;
 use thrift_core::__private::Void;
 use thrift_core::{ApplicationExceptionKind, NoException};
 use thrift_net::pool::Mode;
-use thrift_net::{Call, CallError, ClientConfig, Pool, PoolConfig, Server};
+use thrift_net::{Call, CallError, ClientConfig, Pool, PoolConfig, ProtocolKind, Server, Transport};
 use tower::ServiceExt;
 
 /// 32 callers × 10 calls, each reply checked; slow ones (5 ms) so calls overlap.
@@ -98,7 +98,13 @@ async fn a_timed_out_call_does_not_misplace_replies_on_a_one_request_at_a_time_s
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_transport_and_protocol_through_the_pool() {
     let (handle, _) = serve_on(any_port(), &Server::new());
-    for (transport, protocol) in wires() {
+    let headers = [
+        (Transport::Header, ProtocolKind::Compact),
+        (Transport::FramedHeader, ProtocolKind::Binary),
+        (Transport::TTHeader, ProtocolKind::Binary),
+        (Transport::Buffered, ProtocolKind::Json),
+    ];
+    for (transport, protocol) in wires().into_iter().chain(headers) {
         for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
             let client = ClientConfig::new(transport, protocol);
             let pool = Pool::new([handle.local_addr()], PoolConfig::default().with_mode(mode).with_client(client));

@@ -14,7 +14,8 @@ use hello::*;
 use thrift_alloc_counter::{measure, Counting};
 use thrift_core::{Limits, MessageType};
 use thrift_net::codec::ZlibStream;
-use thrift_net::{Client, ClientConfig, ProtocolKind, Server, ServerBuilder};
+use thrift_net::pool::Mode;
+use thrift_net::{Client, ClientConfig, Pool, PoolConfig, ProtocolKind, Server, ServerBuilder, Transport};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -38,6 +39,35 @@ async fn every_wire_works_inside_zlib() {
         assert_eq!(b.unwrap().message.len(), "hello, ".len() + 100_000, "{transport:?} {protocol:?}");
     }
     assert!(handle.shutdown(Duration::from_secs(5)).await.is_graceful());
+}
+
+/// The pool's connections, in either mode, speak zlib as a single connection does: the
+/// transport, and THeader's transform.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_pool_modes_work_inside_zlib() {
+    let handle = start(Server::builder().zlib(true).build()).await;
+    for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
+        let config =
+            PoolConfig::default().with_mode(mode).with_client(zlib_config(Transport::Framed, ProtocolKind::Compact));
+        let client = hello_service::Client::new(Pool::new([handle.local_addr()], config));
+        for name in ["a", "b", "c"] {
+            let reply = within(client.say_hello(HelloRequest { name: name.into() })).await;
+            assert_eq!(reply.expect("a reply through zlib").message, format!("hello, {name}"), "{mode:?}");
+        }
+    }
+    assert_eq!(handle.metrics().errors, 0);
+
+    // THeader's zlib transform, which a plain server reads and answers in kind.
+    let handle = start(Server::new()).await;
+    let header_zlib = ClientConfig::new(Transport::Header, ProtocolKind::Compact).with_header_zlib(true);
+    for mode in [Mode::Exclusive, Mode::Shared { connections: 2 }] {
+        let config = PoolConfig::default().with_mode(mode).with_client(header_zlib.clone());
+        let client = hello_service::Client::new(Pool::new([handle.local_addr()], config));
+        let name = "z".repeat(2000);
+        let reply = within(client.say_hello(HelloRequest { name: name.clone() })).await;
+        assert_eq!(reply.expect("a reply through the transform").message, format!("hello, {name}"), "{mode:?}");
+    }
+    assert_eq!(handle.metrics().errors, 0);
 }
 
 /// A client that does not speak zlib to a zlib server gets an error, not a hang.
