@@ -130,7 +130,11 @@ impl State {
             return true;
         }
         // Held only by a call, which `&self` rules out; but a look never waits.
-        self.io.try_lock().is_ok_and(|mut io| io.peer_done())
+        self.io.try_lock().is_ok_and(|mut io| {
+            let done = io.peer_done();
+            io.quiet = !done;
+            done
+        })
     }
 
     async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
@@ -173,7 +177,6 @@ impl State {
             self.broken = true;
             return Err(Closed::new(io::ErrorKind::UnexpectedEof, "connection closed by the server").not_sent());
         }
-        io.quiet = false;
         let seqid = self.next_seqid;
         self.next_seqid = seqid.checked_add(1).unwrap_or(1);
         let kind = if call.is_oneway() { MessageType::Oneway } else { MessageType::Call };
@@ -214,9 +217,7 @@ impl Io {
         let mut probe = ReadBuf::new(&mut byte);
         let mut cx = Context::from_waker(noop_waker());
         // Pending: nothing to read, as it should be between calls.
-        let done = Pin::new(&mut self.rd).poll_read(&mut cx, &mut probe).is_ready();
-        self.quiet = !done;
-        done
+        Pin::new(&mut self.rd).poll_read(&mut cx, &mut probe).is_ready()
     }
 
     /// Reads until one whole reply is in.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::call_error::{is_at_capacity, CallError};
 use crate::channel::{Call, Reply};
-use crate::client::{Client, Direct};
+use crate::client::{Client, ClientConfig, Direct};
 use crate::error::{Phase, TransportError};
 
 use super::config::{Mode, PoolConfig};
@@ -46,41 +46,50 @@ impl Settings {
 /// What carries a pool's calls over one connection: in exclusive mode a [`Direct`]
 /// connection its one caller drives, in shared mode a pipelining [`Client`].
 pub(crate) trait Link: Sized + Send + Sync + 'static {
-    fn connect(addr: SocketAddr, settings: &Settings) -> impl Future<Output = Result<Self, TransportError>> + Send;
+    fn connect(addr: SocketAddr, config: ClientConfig) -> impl Future<Output = Result<Self, TransportError>> + Send;
+
+    #[cfg(feature = "tls")]
+    fn connect_tls(
+        addr: SocketAddr,
+        server_name: &str,
+        tls: crate::tls::TlsConnector,
+        config: ClientConfig,
+    ) -> impl Future<Output = Result<Self, TransportError>> + Send;
 
     /// Whether it takes no new call (closed, or finishing the calls it has).
     fn is_closed(&self) -> bool;
 }
 
-impl Link for Client {
-    async fn connect(addr: SocketAddr, settings: &Settings) -> Result<Client, TransportError> {
-        let config = settings.config.client.clone();
-        #[cfg(feature = "tls")]
-        if let Some(tls) = &settings.config.tls {
-            return Client::connect_tls(addr, &tls.server_name, tls.config.clone(), config).await;
-        }
-        Client::connect(addr, config).await
-    }
+/// Both kinds connect, and say they are closed, through inherent methods of the same names.
+macro_rules! link {
+    ($kind:ty) => {
+        impl Link for $kind {
+            fn connect(
+                addr: SocketAddr,
+                config: ClientConfig,
+            ) -> impl Future<Output = Result<Self, TransportError>> + Send {
+                <$kind>::connect(addr, config)
+            }
 
-    fn is_closed(&self) -> bool {
-        self.is_closed()
-    }
+            #[cfg(feature = "tls")]
+            fn connect_tls(
+                addr: SocketAddr,
+                server_name: &str,
+                tls: crate::tls::TlsConnector,
+                config: ClientConfig,
+            ) -> impl Future<Output = Result<Self, TransportError>> + Send {
+                <$kind>::connect_tls(addr, server_name, tls, config)
+            }
+
+            fn is_closed(&self) -> bool {
+                <$kind>::is_closed(self)
+            }
+        }
+    };
 }
 
-impl Link for Direct {
-    async fn connect(addr: SocketAddr, settings: &Settings) -> Result<Direct, TransportError> {
-        let config = settings.config.client.clone();
-        #[cfg(feature = "tls")]
-        if let Some(tls) = &settings.config.tls {
-            return Direct::connect_tls(addr, &tls.server_name, tls.config.clone().into(), config).await;
-        }
-        Direct::connect(addr, config).await
-    }
-
-    fn is_closed(&self) -> bool {
-        self.is_closed()
-    }
-}
+link!(Client);
+link!(Direct);
 
 /// One open connection, counted while it lives; dropping it closes the socket (the pool
 /// holds the only handle to it).
@@ -107,7 +116,15 @@ impl<L: Link> Connection<L> {
         // sit inside every call's future, whose checkout may open a connection, and be copied
         // into that future's box on every call (10,000 bytes a call; now the box is made
         // only when a connection opens).
-        match Box::pin(L::connect(addr, settings)).await {
+        let config = settings.config.client.clone();
+        let connect = async move {
+            #[cfg(feature = "tls")]
+            if let Some(tls) = &settings.config.tls {
+                return L::connect_tls(addr, &tls.server_name, tls.config.clone().into(), config).await;
+            }
+            L::connect(addr, config).await
+        };
+        match Box::pin(connect).await {
             Ok(link) => {
                 health.connected();
                 Counters::bump(&counters.created);
