@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use parquet::file::metadata::ParquetMetaDataReader;
-use thrift_benches::footer::{self, Footer, OwnedFooter, SharedFooter};
+use thrift_benches::footer::{self, Footer, LazyFooter, OwnedFooter, SharedFooter};
 use thrift_core::Compact;
 
 /// Decodes a footer of `columns` leaf columns with every family, checks each against
@@ -22,6 +22,13 @@ fn agrees_and_roundtrips(columns: usize) {
     footer::assert_agrees(&borrowed, &arrow);
     let again = thrift_core::to_vec::<Compact, _>(&borrowed);
     assert_eq!(thrift_core::from_slice::<Compact, Footer<'_>>(&again).expect("re-encoded decodes"), borrowed);
+
+    let lazy: LazyFooter<'_> = thrift_core::from_slice::<Compact, _>(bytes).expect("lazy decodes");
+    footer::assert_agrees(&lazy, &arrow);
+    // Its lists re-encode as the bytes they came from: the footer encodes as the borrowed one.
+    assert_eq!(thrift_core::to_vec::<Compact, _>(&lazy), thrift_core::to_vec::<Compact, _>(&borrowed));
+    let again = thrift_core::to_vec::<Compact, _>(&lazy);
+    assert_eq!(thrift_core::from_slice::<Compact, LazyFooter<'_>>(&again).expect("re-encoded decodes"), lazy);
 
     let owned: OwnedFooter = thrift_core::from_slice::<Compact, _>(bytes).expect("owned decodes");
     footer::assert_agrees(&owned, &arrow);

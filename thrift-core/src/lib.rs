@@ -32,7 +32,7 @@
 //! | `idl` | on | [`Idl`] and [`IdlType`]: Thrift IDL rendered from Rust types; without it the derives emit no IDL code |
 //! | `tracing` | on | a `tracing` debug event when a known field is skipped for its wire type |
 //! | `uuid` | off | `Encode`/`Decode`/`IdlType` for the `uuid` crate's `Uuid`, and conversions to and from [`Uuid`] |
-//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string and for [`SharedStr`] as a string |
+//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string for [`SharedStr`] as a string, and `Serialize` for [`LazyList`] as a sequence |
 //! | `proptest` | off | `thrift_core::testing`: proptest strategies for every Thrift type, the `ThriftArbitrary` derive's code, roundtrip and evolution checks |
 //!
 //! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is
@@ -114,7 +114,7 @@ pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 #[cfg(feature = "idl")]
 pub use idl::{Idl, IdlLiteral, IdlType, ServiceDefinition};
-pub use impls::{OrderedDouble, ParseUuidError, SharedStr, Uuid};
+pub use impls::{LazyList, LazyListIter, OrderedDouble, ParseUuidError, SharedStr, Uuid};
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};
 pub use reader::Reader;

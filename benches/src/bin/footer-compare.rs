@@ -23,7 +23,7 @@ use std::hint::black_box;
 use bytes::Bytes;
 use cpu_time::ThreadTime;
 use parquet::file::metadata::ParquetMetaDataReader;
-use thrift_benches::footer::{self, Footer, HeapSize, OwnedFooter, SharedFooter};
+use thrift_benches::footer::{self, Footer, HeapSize, LazyFooter, OwnedFooter, SharedFooter};
 use thrift_core::Compact;
 
 /// The system allocator, counting calls and bytes while [`counting::ON`] is set.
@@ -111,6 +111,9 @@ mod counting {
 enum Lib {
     /// `thrift_core::from_slice` into [`Footer`]: strings and binaries borrowed.
     OursBorrowed,
+    /// `thrift_core::from_slice` into [`LazyFooter`]: borrowed, and the column chunks' paths
+    /// and encodings `LazyList`s.
+    OursLazy,
     /// `thrift_core::from_slice` into [`OwnedFooter`]: strings and binaries copied.
     OursOwned,
     /// `thrift_core::from_bytes` into [`SharedFooter`]: strings and binaries share the input.
@@ -119,12 +122,13 @@ enum Lib {
     Arrow,
 }
 
-const LIBS: [Lib; 4] = [Lib::OursBorrowed, Lib::OursOwned, Lib::OursShared, Lib::Arrow];
+const LIBS: [Lib; 5] = [Lib::OursBorrowed, Lib::OursLazy, Lib::OursOwned, Lib::OursShared, Lib::Arrow];
 
 impl Lib {
     fn name(self) -> &'static str {
         match self {
             Lib::OursBorrowed => "ours-borrowed",
+            Lib::OursLazy => "ours-lazy",
             Lib::OursOwned => "ours-owned",
             Lib::OursShared => "ours-shared",
             Lib::Arrow => "arrow-rs",
@@ -143,6 +147,11 @@ fn decode_once(lib: Lib, footer: &Bytes) {
         Lib::OursBorrowed => {
             black_box(
                 thrift_core::from_slice::<Compact, Footer<'_>>(black_box(footer)).expect("ours-borrowed decodes"),
+            );
+        }
+        Lib::OursLazy => {
+            black_box(
+                thrift_core::from_slice::<Compact, LazyFooter<'_>>(black_box(footer)).expect("ours-lazy decodes"),
             );
         }
         Lib::OursOwned => {
@@ -172,6 +181,8 @@ fn check(footer: &Bytes) {
     let arrow = ParquetMetaDataReader::decode_metadata(footer).expect("arrow-rs decodes");
     let borrowed = thrift_core::from_slice::<Compact, Footer<'_>>(footer).expect("ours-borrowed decodes");
     footer::assert_agrees(&borrowed, &arrow);
+    let lazy = thrift_core::from_slice::<Compact, LazyFooter<'_>>(footer).expect("ours-lazy decodes");
+    footer::assert_agrees(&lazy, &arrow);
     let owned = thrift_core::from_slice::<Compact, OwnedFooter>(footer).expect("ours-owned decodes");
     footer::assert_agrees(&owned, &arrow);
     let shared = thrift_core::from_bytes::<Compact, SharedFooter>(footer).expect("ours-shared decodes");
@@ -222,7 +233,7 @@ fn timing(columns: &[usize], rounds: u32, batch_ms: f64) {
     for lib in LIBS {
         print!(" {:>14}", lib.name());
     }
-    println!(" {:>15} {:>12} {:>13}", "arrow/borrowed", "arrow/owned", "arrow/shared");
+    println!(" {:>15} {:>11} {:>12} {:>13}", "arrow/borrowed", "arrow/lazy", "arrow/owned", "arrow/shared");
     for &n in columns {
         let footer = Bytes::from(footer::footer(n));
         check(&footer);
@@ -231,7 +242,8 @@ fn timing(columns: &[usize], rounds: u32, batch_ms: f64) {
         for t in &us {
             print!(" {t:>14.2}");
         }
-        println!(" {:>15.2} {:>12.2} {:>13.2}", us[3] / us[0], us[3] / us[1], us[3] / us[2]);
+        let arrow = us[4];
+        println!(" {:>15.2} {:>11.2} {:>12.2} {:>13.2}", arrow / us[0], arrow / us[1], arrow / us[2], arrow / us[3]);
     }
 }
 
@@ -250,6 +262,11 @@ fn allocations(columns: &[usize]) {
             let (heap, c) = match lib {
                 Lib::OursBorrowed => {
                     let (v, c) = counting::measure(|| thrift_core::from_slice::<Compact, Footer<'_>>(&footer).unwrap());
+                    (v.heap_size(), c)
+                }
+                Lib::OursLazy => {
+                    let (v, c) =
+                        counting::measure(|| thrift_core::from_slice::<Compact, LazyFooter<'_>>(&footer).unwrap());
                     (v.heap_size(), c)
                 }
                 Lib::OursOwned => {

@@ -4,7 +4,27 @@
 use parquet::file::metadata::ParquetMetaData;
 use parquet::schema::types::Type as ArrowType;
 
+use thrift_core::LazyList;
+
 use super::FileMetaData;
+
+/// A column path's parts, whatever list holds them.
+pub trait PathParts {
+    /// The parts, root first.
+    fn parts(&self) -> Vec<&str>;
+}
+
+impl<S: AsRef<str>> PathParts for Vec<S> {
+    fn parts(&self) -> Vec<&str> {
+        self.iter().map(AsRef::as_ref).collect()
+    }
+}
+
+impl<'de> PathParts for LazyList<'de, &'de str> {
+    fn parts(&self) -> Vec<&str> {
+        self.iter().collect()
+    }
+}
 
 /// The names of arrow-rs's schema tree, depth-first from the root: the order of the
 /// footer's `schema` list.
@@ -20,7 +40,10 @@ fn schema_names(node: &ArrowType, out: &mut Vec<String>) {
 /// Panics, saying where, unless `ours` and `arrow` (decodes of the same footer) agree on
 /// the row count, the schema's names, the row groups, each column's path, value count,
 /// sizes, offsets and statistics (min/max bytes and null count).
-pub fn assert_agrees<S: AsRef<str>, B: AsRef<[u8]>>(ours: &FileMetaData<S, B>, arrow: &ParquetMetaData) {
+pub fn assert_agrees<S: AsRef<str>, B: AsRef<[u8]>, L: PathParts, E>(
+    ours: &FileMetaData<S, B, L, E>,
+    arrow: &ParquetMetaData,
+) {
     let file = arrow.file_metadata();
     assert_eq!(ours.version, file.version(), "version");
     assert_eq!(ours.num_rows, file.num_rows(), "num_rows");
@@ -50,7 +73,7 @@ pub fn assert_agrees<S: AsRef<str>, B: AsRef<[u8]>>(ours: &FileMetaData<S, B>, a
         for (c, (chunk, arrow_col)) in rg.columns.iter().zip(arrow_rg.columns()).enumerate() {
             let at = format!("row group {g}, column {c}");
             let meta = chunk.meta_data.as_ref().unwrap_or_else(|| panic!("{at}: no meta_data"));
-            let path: Vec<&str> = meta.path_in_schema.iter().map(AsRef::as_ref).collect();
+            let path = meta.path_in_schema.parts();
             assert_eq!(path, arrow_col.column_path().parts(), "{at}: path_in_schema");
             assert_eq!(meta.num_values, arrow_col.num_values(), "{at}: num_values");
             assert_eq!(meta.total_compressed_size, arrow_col.compressed_size(), "{at}: total_compressed_size");

@@ -9,18 +9,19 @@ use super::file::KeyValue;
 /// A column chunk's metadata (`ColumnMetaData`): `S` is the string type, `B` the binary
 /// type.
 #[derive(ThriftStruct, Debug, Clone, PartialEq)]
-pub struct ColumnMetaData<S, B> {
+#[thrift(bound = "L: Default")]
+pub struct ColumnMetaData<S, B, L = Vec<S>, E = Vec<Encoding>> {
     /// The physical type.
     #[thrift(id = 1, required, name = "type")]
     pub physical_type: Type,
     /// Every encoding the chunk's pages use.
     #[thrift(id = 2, required)]
-    pub encodings: Vec<Encoding>,
+    pub encodings: E,
     /// The column's path from the root. Required in parquet.thrift, but newer writers may
     /// leave it out (arrow-rs's `set_write_path_in_schema(false)`), so here it is of
     /// default requiredness: empty when absent.
     #[thrift(id = 3)]
-    pub path_in_schema: Vec<S>,
+    pub path_in_schema: L,
     /// The compression.
     #[thrift(id = 4, required)]
     pub codec: CompressionCodec,

@@ -2,13 +2,15 @@
 
 use thrift_core::ThriftStruct;
 
+use super::enums::Encoding;
 use super::row_group::RowGroup;
 use super::schema::{ColumnOrder, SchemaElement};
 
 /// A Parquet file's footer (`FileMetaData`): `S` is the string type, `B` the binary type.
 /// Encryption (field 8, `encryption_algorithm`) is not modelled: skipped when present.
 #[derive(ThriftStruct, Debug, Clone, PartialEq)]
-pub struct FileMetaData<S, B> {
+#[thrift(bound = "L: Default")]
+pub struct FileMetaData<S, B, L = Vec<S>, E = Vec<Encoding>> {
     /// The format version.
     #[thrift(id = 1, required)]
     pub version: i32,
@@ -20,7 +22,7 @@ pub struct FileMetaData<S, B> {
     pub num_rows: i64,
     /// The row groups.
     #[thrift(id = 4, required)]
-    pub row_groups: Vec<RowGroup<S, B>>,
+    pub row_groups: Vec<RowGroup<S, B, L, E>>,
     /// Application metadata.
     #[thrift(id = 5)]
     pub key_value_metadata: Option<Vec<KeyValue<S>>>,

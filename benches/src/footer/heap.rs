@@ -2,7 +2,7 @@
 //! allocator for (equal when every list reserved exactly its declared count).
 
 use bytes::Bytes;
-use thrift_core::SharedStr;
+use thrift_core::{LazyList, SharedStr};
 
 use super::column::{BoundingBox, ColumnMetaData, GeospatialStatistics, PageEncodingStats, SizeStatistics, Statistics};
 use super::enums::{
@@ -49,6 +49,13 @@ no_heap!(
     BoundingBox
 );
 
+/// A borrowed list owns nothing: its elements are the input's bytes.
+impl<T> HeapSize for LazyList<'_, T> {
+    fn heap_size(&self) -> usize {
+        0
+    }
+}
+
 impl HeapSize for String {
     fn heap_size(&self) -> usize {
         self.capacity()
@@ -78,14 +85,14 @@ macro_rules! fields_heap {
     };
 }
 
-fields_heap!([S, B] FileMetaData<S, B>: schema, row_groups, key_value_metadata, created_by, column_orders, footer_signing_key_metadata);
+fields_heap!([S, B, L, E] FileMetaData<S, B, L, E>: schema, row_groups, key_value_metadata, created_by, column_orders, footer_signing_key_metadata);
 fields_heap!([S] KeyValue<S>: key, value);
 fields_heap!([S] SchemaElement<S>: name, logical_type);
 fields_heap!([S] GeometryType<S>: crs);
 fields_heap!([S] GeographyType<S>: crs);
-fields_heap!([S, B] RowGroup<S, B>: columns, sorting_columns);
-fields_heap!([S, B] ColumnChunk<S, B>: file_path, meta_data);
-fields_heap!([S, B] ColumnMetaData<S, B>: encodings, path_in_schema, key_value_metadata, statistics, encoding_stats, size_statistics, geospatial_statistics);
+fields_heap!([S, B, L, E] RowGroup<S, B, L, E>: columns, sorting_columns);
+fields_heap!([S, B, L, E] ColumnChunk<S, B, L, E>: file_path, meta_data);
+fields_heap!([S, B, L, E] ColumnMetaData<S, B, L, E>: encodings, path_in_schema, key_value_metadata, statistics, encoding_stats, size_statistics, geospatial_statistics);
 fields_heap!([B] Statistics<B>: max, min, max_value, min_value);
 fields_heap!([] SizeStatistics: repetition_level_histogram, definition_level_histogram);
 fields_heap!([] GeospatialStatistics: geospatial_types);

@@ -4,13 +4,15 @@
 use thrift_core::ThriftStruct;
 
 use super::column::ColumnMetaData;
+use super::enums::Encoding;
 
 /// One row group (`RowGroup`): `S` is the string type, `B` the binary type.
 #[derive(ThriftStruct, Debug, Clone, PartialEq)]
-pub struct RowGroup<S, B> {
+#[thrift(bound = "L: Default")]
+pub struct RowGroup<S, B, L = Vec<S>, E = Vec<Encoding>> {
     /// One chunk per leaf column, in schema order.
     #[thrift(id = 1, required)]
-    pub columns: Vec<ColumnChunk<S, B>>,
+    pub columns: Vec<ColumnChunk<S, B, L, E>>,
     /// Uncompressed bytes of all the columns' data.
     #[thrift(id = 2, required)]
     pub total_byte_size: i64,
@@ -48,7 +50,8 @@ pub struct SortingColumn {
 /// One column of one row group (`ColumnChunk`). Encryption (fields 8 and 9) is not
 /// modelled: skipped when present.
 #[derive(ThriftStruct, Debug, Clone, PartialEq)]
-pub struct ColumnChunk<S, B> {
+#[thrift(bound = "L: Default")]
+pub struct ColumnChunk<S, B, L = Vec<S>, E = Vec<Encoding>> {
     /// The file holding the data, when not this one.
     #[thrift(id = 1)]
     pub file_path: Option<S>,
@@ -57,7 +60,7 @@ pub struct ColumnChunk<S, B> {
     pub file_offset: i64,
     /// The chunk's metadata.
     #[thrift(id = 3)]
-    pub meta_data: Option<ColumnMetaData<S, B>>,
+    pub meta_data: Option<ColumnMetaData<S, B, L, E>>,
     /// Where the chunk's offset index is.
     #[thrift(id = 4)]
     pub offset_index_offset: Option<i64>,

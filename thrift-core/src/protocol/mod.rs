@@ -73,6 +73,10 @@ pub struct MessageHeader<'a> {
 pub trait Protocol: sealed::Sealed + Copy + Default + Send + Sync + 'static {
     /// The protocol's name, for messages and benchmarks.
     const NAME: &'static str;
+    /// A number of its own for each protocol: what a [`LazyList`](crate::LazyList) keeps of
+    /// the protocol its bytes are in, in one byte where the name would take sixteen.
+    #[doc(hidden)]
+    const ID: u8;
     /// Whether integers take a fixed width (binary) rather than a varint (compact).
     const FIXED_WIDTH_INTEGERS: bool;
 

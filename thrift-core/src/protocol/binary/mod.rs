@@ -37,6 +37,7 @@ fn elem_type(b: u8) -> Result<TType, u8> {
 impl Protocol for Binary {
     const FIXED_WIDTH_INTEGERS: bool = true;
     const NAME: &'static str = "binary";
+    const ID: u8 = 0;
 
     #[inline]
     fn min_len(ttype: TType) -> usize {

@@ -254,6 +254,7 @@ fn write_field_header<B: BufMut + ?Sized>(buf: &mut B, ctype: u8, id: i16, last_
 impl Protocol for Compact {
     const FIXED_WIDTH_INTEGERS: bool = false;
     const NAME: &'static str = "compact";
+    const ID: u8 = 1;
 
     #[inline]
     fn min_len(ttype: TType) -> usize {
