@@ -70,26 +70,6 @@ impl<'de> Reader<'de> {
         Reader { source: Some(bytes), ..Reader::new(bytes) }
     }
 
-    /// This reader, as one for values that borrow for less than the input lives (a field
-    /// `LazyList<'a, T>` decoded by a `Decode<'de>` with `'de: 'a`); [`Reader::resume_from`]
-    /// takes up where it stopped.
-    #[inline]
-    pub(crate) fn narrowed<'a>(&self) -> Reader<'a>
-    where
-        'de: 'a,
-    {
-        Reader { buf: self.buf, source: self.source, pending_bool: self.pending_bool, ..*self }
-    }
-
-    /// Takes up where `sub`, a [`Reader::narrowed`] copy of this reader, stopped.
-    #[inline]
-    pub(crate) fn resume_from(&mut self, sub: &Reader<'_>) {
-        self.pos = sub.pos;
-        self.depth = sub.depth;
-        self.reserve_budget = sub.reserve_budget;
-        self.pending_bool = sub.pending_bool;
-    }
-
     /// Replaces the limits.
     #[inline]
     pub fn with_limits(mut self, limits: Limits) -> Reader<'de> {

@@ -135,23 +135,29 @@ impl<T: ThriftType> ThriftType for LazyList<'_, T> {
     }
 }
 
-/// A `LazyList<'a, T>` field of a struct decoding from a longer-lived input, as `&'a str`
-/// fields do.
-impl<'de: 'a, 'a, T: Decode<'a>> Decode<'de> for LazyList<'a, T> {
+/// `Decode<'a>` for [`LazyList`]'s bounds, where naming it beside `Decode<'de>` would make
+/// the two ambiguous to the trait solver: every `Decode<'a>` type is one.
+#[doc(hidden)]
+pub trait ReadAgain<'a>: Sized {
+    /// `Self::decode::<P>`.
+    fn decoder<P: Protocol>() -> fn(&mut Reader<'a>) -> Result<Self>;
+}
+
+impl<'a, T: Decode<'a>> ReadAgain<'a> for T {
     #[inline]
-    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
-        let mut elems = r.narrowed();
-        let list = Self::decode_elems::<P>(&mut elems);
-        r.resume_from(&elems);
-        list
+    fn decoder<P: Protocol>() -> fn(&mut Reader<'a>) -> Result<T> {
+        T::decode::<P>
     }
 }
 
-impl<'a, T: Decode<'a>> LazyList<'a, T> {
+/// Decodes from any input that outlives `'a`, as a `&'a str` does: a struct of lifetime `'a`
+/// decodes its fields from a `Reader<'de>` with `'de: 'a`. The elements are checked with
+/// their `Decode<'de>` and read again with their `Decode<'a>`, the same code.
+impl<'de: 'a, 'a, T: Decode<'de> + ReadAgain<'a>> Decode<'de> for LazyList<'a, T> {
     #[inline]
-    fn decode_elems<P: Protocol>(r: &mut Reader<'a>) -> Result<Self> {
+    fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         r.enter()?;
-        let len = read_list_len::<P>(r, T::TTYPE)?;
+        let len = read_list_len::<P>(r, <T as ThriftType>::TTYPE)?;
         // Both protocols write the count as an `i32`; a bigger one cannot be a list's.
         let Ok(count) = u32::try_from(len) else {
             let what = "a list's count";
@@ -159,10 +165,10 @@ impl<'a, T: Decode<'a>> LazyList<'a, T> {
         };
         let (rest, before) = (r.rest(), r.remaining());
         for _ in 0..len {
-            T::decode::<P>(r)?;
+            <T as Decode<'de>>::decode::<P>(r)?;
         }
         r.leave();
-        Ok(LazyList { bytes: &rest[..before - r.remaining()], decode: T::decode::<P>, len: count, protocol: P::ID })
+        Ok(LazyList { bytes: &rest[..before - r.remaining()], decode: T::decoder::<P>(), len: count, protocol: P::ID })
     }
 }
 
