@@ -25,7 +25,8 @@ use crate::wire::TType;
 /// `&[u8]`, structs of those), whose decode allocates nothing.
 ///
 /// Encoding in the protocol it was decoded from copies the bytes as they came; in another,
-/// it writes each element anew.
+/// it writes each element anew. A `LazyList` only comes from decoding (an empty one is its
+/// `Default`): a list to send is a `Vec`, which encodes to the same bytes.
 ///
 /// ```
 /// use thrift_core::{Compact, LazyList};
