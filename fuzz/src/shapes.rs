@@ -1,7 +1,7 @@
 //! The derived types the targets decode: every kind of field the derives support, nested
 //! structs, containers of structs, an enum (closed and open), a union, optional, required
-//! and defaulted fields, borrowed `&str`/`&[u8]`/`Cow` and shared `Bytes`, and a recursive
-//! type.
+//! and defaulted fields, borrowed `&str`/`&[u8]`/`Cow` and shared `Bytes`, lists kept as
+//! their bytes (`LazyList`), and a recursive type.
 //!
 //! Doubles are held in [`Bits`], a `double` on the wire compared by its bits, so that a NaN
 //! read from hostile input still compares equal to itself after a round trip.
@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use bytes::{BufMut, Bytes};
 use thrift_core::{
-    Decode, Encode, Idl, IdlType, MessageHeader, MessageType, Protocol, Reader, Result, TType, ThriftEnum,
-    ThriftStruct, ThriftType, ThriftUnion, Uuid,
+    Compact, Decode, Encode, Idl, IdlType, LazyList, MessageHeader, MessageType, Protocol, Reader, Result, TType,
+    ThriftEnum, ThriftStruct, ThriftType, ThriftUnion, Uuid,
 };
 
 /// A `double` compared by its bits.
@@ -264,6 +264,12 @@ pub struct Rich<'a> {
     /// A jump beyond the compact delta range.
     #[thrift(id = 1000)]
     pub far: Option<bool>,
+    /// list<string>, kept as its bytes.
+    #[thrift(id = 40)]
+    pub lazy_names: LazyList<'a, &'a str>,
+    /// list<Point>, kept as its bytes.
+    #[thrift(id = 41)]
+    pub lazy_points: LazyList<'a, Point>,
 }
 
 /// The arguments struct of the messages the transport targets carry.
@@ -311,6 +317,13 @@ fn tree(depth: u32, width: i32) -> Tree {
 }
 
 /// Sample values for the seed corpora: a full one, a minimal one, and ones in between.
+/// A `LazyList` of `items` as decoding their compact encoding gives it; the bytes are leaked,
+/// a few per sample, for the `'static` samples.
+fn lazy<T: Encode + Decode<'static>>(items: Vec<T>) -> LazyList<'static, T> {
+    let bytes: &'static [u8] = Vec::leak(thrift_core::to_vec::<Compact, _>(&items));
+    thrift_core::from_slice::<Compact, _>(bytes).expect("a list of samples decodes")
+}
+
 pub fn samples() -> Vec<Rich<'static>> {
     let full = Rich {
         flag: true,
@@ -354,6 +367,8 @@ pub fn samples() -> Vec<Rich<'static>> {
         regions: [(Point::default(), ["r".to_string()].into())].into(),
         negative: -2,
         far: Some(true),
+        lazy_names: lazy(vec!["north", "", "é"]),
+        lazy_points: lazy(vec![Point::default(), Point { x: -1, y: 1 << 30, label: Some("far".into()) }]),
     };
     let minimal = Rich {
         flag: false,
@@ -397,6 +412,8 @@ pub fn samples() -> Vec<Rich<'static>> {
         regions: BTreeMap::new(),
         negative: 0,
         far: None,
+        lazy_names: LazyList::default(),
+        lazy_points: LazyList::default(),
     };
     let long_lists = Rich {
         // Past the compact short list header (15 elements and more).

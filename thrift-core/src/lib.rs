@@ -114,8 +114,6 @@ pub use encode::{Decode, DecodeOwned, Encode, ThriftType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 #[cfg(feature = "idl")]
 pub use idl::{Idl, IdlLiteral, IdlType, ServiceDefinition};
-#[doc(hidden)]
-pub use impls::ReadAgain;
 pub use impls::{LazyList, LazyListIter, OrderedDouble, ParseUuidError, SharedStr, Uuid};
 pub use limits::Limits;
 pub use protocol::{Binary, Compact, FieldHeader, ListHeader, MapHeader, MessageHeader, Protocol};

@@ -9,6 +9,7 @@
 //! for a `Vec`.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use bytes::BufMut;
 
@@ -16,7 +17,7 @@ use super::containers::read_list_len;
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
 use crate::limits::Limits;
-use crate::protocol::{Binary, Protocol};
+use crate::protocol::{Binary, Compact, Protocol};
 use crate::reader::Reader;
 use crate::wire::TType;
 
@@ -39,13 +40,14 @@ use crate::wire::TType;
 pub struct LazyList<'de, T> {
     /// The elements as on the wire, without the list's header.
     bytes: &'de [u8],
-    /// `T`'s decode in the protocol `bytes` are in.
-    decode: fn(&mut Reader<'de>) -> Result<T>,
     /// A list's count is an `i32` on the wire; `u32` and a one-byte protocol keep the value
-    /// at 32 bytes.
+    /// at 24 bytes, a `Vec`'s size.
     len: u32,
     /// The protocol `bytes` are in (its `Protocol::ID`).
     protocol: u8,
+    /// Holds `T`s in the way a `&'de [T]` does, so a struct of borrowed fields stays covariant
+    /// in its lifetime (a stored `fn(&mut Reader<'de>)` would make it invariant).
+    elems: PhantomData<&'de [T]>,
 }
 
 /// What re-reading elements that have decoded once needs: no limit, since they passed the
@@ -77,11 +79,16 @@ impl<'de, T> LazyList<'de, T> {
     pub fn as_bytes(&self) -> &'de [u8] {
         self.bytes
     }
+}
 
+impl<'de, T: Decode<'de>> LazyList<'de, T> {
     /// The elements, each decoded as it is reached.
     #[inline]
     pub fn iter(&self) -> LazyListIter<'de, T> {
-        LazyListIter { reader: Reader::new(self.bytes).with_limits(CHECKED), left: self.len(), decode: self.decode }
+        // `Protocol` is sealed: these are all the protocols a list can have come in.
+        let decode: fn(&mut Reader<'de>) -> Result<T> =
+            if self.protocol == Compact::ID { T::decode::<Compact> } else { T::decode::<Binary> };
+        LazyListIter { reader: Reader::new(self.bytes).with_limits(CHECKED), left: self.len(), decode }
     }
 }
 
@@ -101,8 +108,8 @@ impl<T> Iterator for LazyListIter<'_, T> {
             return None;
         }
         self.left -= 1;
-        // Each element decoded from these bytes once already, with the same function; an
-        // error here cannot happen, and would end the iteration rather than panic.
+        // Each element decoded from these bytes once already, in the same protocol; an error
+        // here cannot happen, and would end the iteration rather than panic.
         let item = (self.decode)(&mut self.reader).ok();
         if item.is_none() {
             self.left = 0;
@@ -118,7 +125,7 @@ impl<T> Iterator for LazyListIter<'_, T> {
 
 impl<T> ExactSizeIterator for LazyListIter<'_, T> {}
 
-impl<'de, T> IntoIterator for &LazyList<'de, T> {
+impl<'de, T: Decode<'de>> IntoIterator for &LazyList<'de, T> {
     type Item = T;
     type IntoIter = LazyListIter<'de, T>;
 
@@ -136,25 +143,9 @@ impl<T: ThriftType> ThriftType for LazyList<'_, T> {
     }
 }
 
-/// `Decode<'a>` for [`LazyList`]'s bounds, where naming it beside `Decode<'de>` would make
-/// the two ambiguous to the trait solver: every `Decode<'a>` type is one.
-#[doc(hidden)]
-pub trait ReadAgain<'a>: Sized {
-    /// `Self::decode::<P>`.
-    fn decoder<P: Protocol>() -> fn(&mut Reader<'a>) -> Result<Self>;
-}
-
-impl<'a, T: Decode<'a>> ReadAgain<'a> for T {
-    #[inline]
-    fn decoder<P: Protocol>() -> fn(&mut Reader<'a>) -> Result<T> {
-        T::decode::<P>
-    }
-}
-
 /// Decodes from any input that outlives `'a`, as a `&'a str` does: a struct of lifetime `'a`
-/// decodes its fields from a `Reader<'de>` with `'de: 'a`. The elements are checked with
-/// their `Decode<'de>` and read again with their `Decode<'a>`, the same code.
-impl<'de: 'a, 'a, T: Decode<'de> + ReadAgain<'a>> Decode<'de> for LazyList<'a, T> {
+/// decodes its fields from a `Reader<'de>` with `'de: 'a`.
+impl<'de: 'a, 'a, T: Decode<'de>> Decode<'de> for LazyList<'a, T> {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
         r.enter()?;
@@ -169,7 +160,7 @@ impl<'de: 'a, 'a, T: Decode<'de> + ReadAgain<'a>> Decode<'de> for LazyList<'a, T
             <T as Decode<'de>>::decode::<P>(r)?;
         }
         r.leave();
-        Ok(LazyList { bytes: &rest[..before - r.remaining()], decode: T::decoder::<P>(), len: count, protocol: P::ID })
+        Ok(LazyList { bytes: &rest[..before - r.remaining()], len: count, protocol: P::ID, elems: PhantomData })
     }
 }
 
@@ -198,9 +189,9 @@ impl<'de, T: Encode + Decode<'de>> Encode for LazyList<'de, T> {
 }
 
 /// An empty list.
-impl<'de, T: Decode<'de>> Default for LazyList<'de, T> {
+impl<T> Default for LazyList<'_, T> {
     fn default() -> Self {
-        LazyList { bytes: &[], decode: T::decode::<Binary>, len: 0, protocol: Binary::ID }
+        LazyList { bytes: &[], len: 0, protocol: Binary::ID, elems: PhantomData }
     }
 }
 
@@ -213,13 +204,13 @@ impl<T> Clone for LazyList<'_, T> {
 impl<T> Copy for LazyList<'_, T> {}
 
 /// Element by element, whatever protocol each came in.
-impl<T: PartialEq> PartialEq for LazyList<'_, T> {
+impl<'de, T: Decode<'de> + PartialEq> PartialEq for LazyList<'de, T> {
     fn eq(&self, other: &Self) -> bool {
         self.len == other.len && self.iter().eq(other.iter())
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for LazyList<'_, T> {
+impl<'de, T: Decode<'de> + fmt::Debug> fmt::Debug for LazyList<'de, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -234,7 +225,7 @@ impl<T: crate::idl::IdlType> crate::idl::IdlType for LazyList<'_, T> {
 
 /// As a sequence of its elements, like a `Vec`.
 #[cfg(feature = "serde")]
-impl<T: serde::Serialize> serde::Serialize for LazyList<'_, T> {
+impl<'de, T: Decode<'de> + serde::Serialize> serde::Serialize for LazyList<'de, T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())
     }
@@ -259,7 +250,7 @@ mod tests {
         assert_eq!(crate::to_vec::<P, _>(&list), wire);
         assert_eq!(list.encoded_len::<P>(), wire.len());
         assert_eq!(format!("{list:?}"), format!("{values:?}"));
-        assert_eq!(std::mem::size_of_val(&list), 32);
+        assert_eq!(std::mem::size_of_val(&list), std::mem::size_of::<Vec<&str>>());
     }
 
     #[test]
@@ -305,6 +296,13 @@ mod tests {
         assert_eq!(err.kind(), &ErrorKind::DepthExceeded(2));
         let lists: Lists<'_> = crate::from_slice_with_limits::<Binary, _>(&wire, &limits(3)).unwrap();
         assert_eq!(lists.iter().collect::<Vec<_>>(), nested);
+    }
+
+    /// Compiles only if a `LazyList` is covariant in its lifetime, as `&'a str` is: a struct of
+    /// borrowed fields then compares with one decoded from shorter-lived input.
+    #[allow(dead_code)]
+    fn shorten<'short, 'long: 'short>(list: LazyList<'long, &'long str>) -> LazyList<'short, &'short str> {
+        list
     }
 
     #[test]

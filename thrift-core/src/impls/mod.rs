@@ -13,7 +13,7 @@ mod uuid;
 #[cfg(feature = "uuid")]
 mod uuid_crate;
 
-pub use self::lazy_list::{LazyList, LazyListIter, ReadAgain};
+pub use self::lazy_list::{LazyList, LazyListIter};
 pub use self::ordered_double::OrderedDouble;
 pub use self::shared_str::SharedStr;
 pub use self::uuid::{ParseUuidError, Uuid};
