@@ -32,7 +32,7 @@
 //! | `idl` | on | [`Idl`] and [`IdlType`]: Thrift IDL rendered from Rust types; without it the derives emit no IDL code |
 //! | `tracing` | on | a `tracing` debug event when a known field is skipped for its wire type |
 //! | `uuid` | off | `Encode`/`Decode`/`IdlType` for the `uuid` crate's `Uuid`, and conversions to and from [`Uuid`] |
-//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string for [`SharedStr`] as a string, and `Serialize` for [`LazyList`] as a sequence |
+//! | `serde` | off | `Serialize`/`Deserialize` for [`Uuid`] as its hyphenated string, for [`SharedStr`] as a string, and `Serialize` for [`LazyList`] as a sequence |
 //! | `proptest` | off | `thrift_core::testing`: proptest strategies for every Thrift type, the `ThriftArbitrary` derive's code, roundtrip and evolution checks |
 //!
 //! The wire traits ([`ThriftType`], [`Encode`], [`Decode`]) carry no schema: how a type is

@@ -124,7 +124,7 @@ pub(super) fn elems_len<'a, P: Protocol, T: Encode + 'a>(len: usize, iter: impl 
 
 /// Decodes `len` values with `f` inside one level of nesting.
 #[inline]
-fn nested<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Result<R>) -> Result<R> {
+pub(super) fn nested<'de, R>(r: &mut Reader<'de>, f: impl FnOnce(&mut Reader<'de>) -> Result<R>) -> Result<R> {
     r.enter()?;
     let out = f(r)?;
     r.leave();

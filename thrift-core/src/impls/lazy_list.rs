@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 
 use bytes::BufMut;
 
-use super::containers::read_list_len;
+use super::containers::{nested, read_list_len};
 use crate::encode::{Decode, Encode, ThriftType};
 use crate::error::{ErrorKind, Result};
 use crate::limits::Limits;
@@ -148,19 +148,19 @@ impl<T: ThriftType> ThriftType for LazyList<'_, T> {
 impl<'de: 'a, 'a, T: Decode<'de>> Decode<'de> for LazyList<'a, T> {
     #[inline]
     fn decode<P: Protocol>(r: &mut Reader<'de>) -> Result<Self> {
-        r.enter()?;
-        let len = read_list_len::<P>(r, <T as ThriftType>::TTYPE)?;
-        // Both protocols write the count as an `i32`; a bigger one cannot be a list's.
-        let Ok(count) = u32::try_from(len) else {
-            let what = "a list's count";
-            return Err(r.error(ErrorKind::LengthTooLarge { len: len as u64, limit: u32::MAX.into(), what }));
-        };
-        let (rest, before) = (r.rest(), r.remaining());
-        for _ in 0..len {
-            <T as Decode<'de>>::decode::<P>(r)?;
-        }
-        r.leave();
-        Ok(LazyList { bytes: &rest[..before - r.remaining()], len: count, protocol: P::ID, elems: PhantomData })
+        nested(r, |r| {
+            let len = read_list_len::<P>(r, T::TTYPE)?;
+            // Both protocols write the count as an `i32`; a bigger one cannot be a list's.
+            let Ok(count) = u32::try_from(len) else {
+                let what = "a list's count";
+                return Err(r.error(ErrorKind::LengthTooLarge { len: len as u64, limit: u32::MAX.into(), what }));
+            };
+            let (rest, before) = (r.rest(), r.remaining());
+            for _ in 0..len {
+                T::decode::<P>(r)?;
+            }
+            Ok(LazyList { bytes: &rest[..before - r.remaining()], len: count, protocol: P::ID, elems: PhantomData })
+        })
     }
 }
 
