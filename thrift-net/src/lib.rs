@@ -154,23 +154,23 @@
 //! # Connection pool
 //!
 //! A [`Pool`] is a [`Channel`] over one or several endpoints, so the same typed client runs
-//! over one connection or a pool: `hello_service::Client::new(pool.clone())`. It is built on
-//! [deadpool](https://docs.rs/deadpool) (semaphore-bounded checkout, a health check on
-//! checkout, return on drop, no background task of its own) and adds what users of Java's
-//! commons-pool2 and of Kitex look for:
+//! over one connection or a pool: `hello_service::Client::new(pool.clone())`. Its checkout is
+//! bounded by a semaphore (waits are served in turn), checks an idle connection's health,
+//! returns the connection on drop, and runs no background task of its own; it has what users
+//! of Java's commons-pool2 and of Kitex look for:
 //!
 //! | [`PoolConfig`] | commons-pool2 / Kitex | what it does |
 //! | --- | --- | --- |
-//! | `max_total` | `maxTotal` | hard cap on connections open to one endpoint (deadpool's `max_size`) |
+//! | `max_total` | `maxTotal` | hard cap on connections open to one endpoint |
 //! | `max_idle` | `maxIdle`, `MaxIdlePerAddress` | a connection returned beyond it is closed |
 //! | `min_idle` | `minIdle` | opened ahead of need by [`Pool::maintain`] |
 //! | `max_idle_global` | `MaxIdleGlobal` | the same cap over all endpoints |
 //! | `idle_timeout` | `MaxIdleTimeout` | idle longer: closed at checkout, on return, or by `maintain` |
 //! | `max_lifetime` | HikariCP `maxLifetime` | older: closed instead of handed out |
 //! | `connect_timeout` | `ConnectTimeout` | bounds opening a connection |
-//! | `wait_timeout` | `maxWait` | bounds a call's wait for a busy endpoint (deadpool's wait timeout) |
+//! | `wait_timeout` | `maxWait` | bounds a call's wait for a busy endpoint |
 //! | `test_on_checkout` | `testOnBorrow` | skips a connection whose peer closed it, with no round trip |
-//! | `lifo` | `lifo` | the most recently returned idle connection first (deadpool's `QueueMode::Lifo`) |
+//! | `lifo` | `lifo` | the most recently returned idle connection first (else the oldest) |
 //!
 //! A connection that saw a timeout, a transport or protocol error, or whose call was
 //! dropped midway, is discarded, never returned. An endpoint that refuses a connection is
@@ -211,7 +211,7 @@
 //! ```
 //!
 //! Two modes ([`Mode`](pool::Mode)) behind the same API. **Exclusive** (the default): one call per
-//! connection at a time, checked out of the endpoint's deadpool. **Shared**: a few pipelined
+//! connection at a time, checked out of the endpoint's idle queue. **Shared**: a few pipelined
 //! connections per endpoint, each call on the least busy. Measured with
 //! `cargo bench -p thrift-benches --bench pool` (client and server on one 2-core machine
 //! shared with other work; best of five rounds alternating the modes), shared mode with 2

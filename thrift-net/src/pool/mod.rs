@@ -1,4 +1,4 @@
-//! The connection pool: connections per endpoint (exclusive, on deadpool, or a few shared
+//! The connection pool: connections per endpoint (exclusive, one call each, or a few shared
 //! pipelined ones), a balancer over endpoints with ejection and backoff, discard after
 //! errors, counters per endpoint, and endpoints from a change stream or host names
 //! (`discover`, `resolve`).
