@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use bytes::{BufMut, Bytes};
+use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::{Encode, Limits, MessageHeader, Protocol, TType, ThriftType};
 
 use crate::call_error::CallSite;
@@ -122,7 +122,23 @@ impl Call {
         headers: &Headers,
         limits: &Limits,
     ) -> Result<Bytes, TransportError> {
-        self.args.encode_message(protocol, header, framing, headers, limits)
+        let mut buf = BytesMut::new();
+        self.encode_into(protocol, header, framing, headers, limits, &mut buf)?;
+        Ok(buf.freeze())
+    }
+
+    /// The whole message, framing included, appended to `dst` (which grows once, by the
+    /// message's exact size unless compressed): for a connection that reuses one buffer.
+    pub(crate) fn encode_into(
+        &self,
+        protocol: ProtocolKind,
+        header: MessageHeader<'_>,
+        framing: &Framing,
+        headers: &Headers,
+        limits: &Limits,
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError> {
+        self.args.encode_message(protocol, header, framing, headers, limits, dst)
     }
 }
 
@@ -147,7 +163,8 @@ trait Args: Send + Sync {
         framing: &Framing,
         headers: &Headers,
         limits: &Limits,
-    ) -> Result<Bytes, TransportError>;
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError>;
 }
 
 impl<A: Encode + Send + Sync> Args for A {
@@ -158,9 +175,10 @@ impl<A: Encode + Send + Sync> Args for A {
         framing: &Framing,
         headers: &Headers,
         limits: &Limits,
-    ) -> Result<Bytes, TransportError> {
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError> {
         let message = Message::new(header, self);
-        with_protocol!(protocol, P => P::encode_message::<A>(&message, framing, headers, limits))
+        with_protocol!(protocol, P => P::encode_message::<A>(&message, framing, headers, limits, dst))
     }
 }
 

@@ -1,7 +1,7 @@
 //! How one message is put on the wire: bare (buffered), after its length (framed), or in a
 //! THeader or TTHeader frame. A server answers each request framed as it came.
 
-use bytes::{Bytes, BytesMut};
+use bytes::BytesMut;
 use thrift_core::Limits;
 
 use crate::buffered::put_message;
@@ -78,29 +78,30 @@ impl Framing {
         }
     }
 
-    /// One whole message: a body of `len` bytes that `write_body` puts, framed as this
-    /// framing says, in one allocation of its exact size (unless compressed); a header frame
-    /// carries `headers` (its info's own are what was read). The framed and buffered rules
-    /// are the codecs' own ([`put_frame`], [`put_message`]), so a server's reply, a client's
-    /// call and a [`FramedCodec`](crate::codec::FramedCodec) user's frame are written alike.
+    /// Appends one whole message to `dst`: a body of `len` bytes that `write_body` puts,
+    /// framed as this framing says; `dst` grows once, by the message's exact size (unless
+    /// compressed), so a fresh buffer frozen into `Bytes` allocates nothing more, and a
+    /// connection may reuse one buffer for every message. A header frame carries `headers`
+    /// (its info's own are what was read). The framed and buffered rules are the codecs' own
+    /// ([`put_frame`], [`put_message`]), so a server's reply, a client's call and a
+    /// [`FramedCodec`](crate::codec::FramedCodec) user's frame are written alike.
     ///
     /// # Errors
     /// A message or frame beyond `limits` (what the peer, with the same limits, would refuse
     /// and drop the connection for), header frame headers that do not fit its format, or
-    /// zlib asked of a build without it.
-    pub(crate) fn encode(
+    /// zlib asked of a build without it. On an error nothing is appended.
+    pub(crate) fn encode_into(
         &self,
         headers: &Headers,
         limits: &Limits,
         len: usize,
+        dst: &mut BytesMut,
         write_body: impl FnOnce(&mut BytesMut),
-    ) -> Result<Bytes, TransportError> {
-        let mut buf = BytesMut::new();
+    ) -> Result<(), TransportError> {
         match self {
-            Framing::Bare => put_message(limits.max_message_len, len, &mut buf, write_body)?,
-            Framing::Framed => put_frame(limits.max_frame_len, len, &mut buf, write_body)?,
-            Framing::Header(info) => return header::write(info, headers, limits.max_frame_len, len, write_body),
+            Framing::Bare => put_message(limits.max_message_len, len, dst, write_body),
+            Framing::Framed => put_frame(limits.max_frame_len, len, dst, write_body),
+            Framing::Header(info) => header::write_into(info, headers, limits.max_frame_len, len, dst, write_body),
         }
-        Ok(buf.freeze())
     }
 }

@@ -2,7 +2,7 @@
 //! binary and compact are `thrift_core` protocols; JSON rides on binary through
 //! `thrift_core::json`'s transcoder.
 
-use bytes::{BufMut, Bytes};
+use bytes::{BufMut, Bytes, BytesMut};
 use thrift_core::{DecodeOwned, Encode, Limits, MessageHeader, Protocol, Reader};
 
 use crate::error::TransportError;
@@ -19,13 +19,15 @@ pub(crate) trait WireProtocol {
     /// Encodes a value as a message body.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     fn to_vec<T: Encode + ?Sized>(value: &T) -> Vec<u8>;
-    /// Encodes and frames a whole message, within `limits` (see [`Framing::encode`]).
+    /// Encodes and frames a whole message, within `limits`, appended to `dst` (see
+    /// [`Framing::encode_into`]).
     fn encode_message<T: Encode + ?Sized>(
         message: &Message<'_, T>,
         framing: &Framing,
         headers: &Headers,
         limits: &Limits,
-    ) -> Result<Bytes, TransportError>;
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError>;
 }
 
 /// A `thrift_core` protocol.
@@ -50,8 +52,9 @@ impl<P: Protocol> WireProtocol for Core<P> {
         framing: &Framing,
         headers: &Headers,
         limits: &Limits,
-    ) -> Result<Bytes, TransportError> {
-        framing.encode(headers, limits, message.encoded_len::<P>(), |buf| message.encode::<P, _>(buf))
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError> {
+        framing.encode_into(headers, limits, message.encoded_len::<P>(), dst, |buf| message.encode::<P, _>(buf))
     }
 }
 
@@ -74,11 +77,12 @@ impl WireProtocol for Json {
         framing: &Framing,
         headers: &Headers,
         limits: &Limits,
-    ) -> Result<Bytes, TransportError> {
+        dst: &mut BytesMut,
+    ) -> Result<(), TransportError> {
         // JSON's length is known only once written: written aside, then framed (one copy).
         let mut json = Vec::new();
         thrift_core::json::write_message(&message.header, message.body, &mut json);
-        framing.encode(headers, limits, json.len(), |buf| buf.put_slice(&json))
+        framing.encode_into(headers, limits, json.len(), dst, |buf| buf.put_slice(&json))
     }
 }
 

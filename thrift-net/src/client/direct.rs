@@ -9,10 +9,11 @@
 //! its future dropped midway) leaves the connection closed, as a late reply could still
 //! come.
 
+use std::future::{poll_fn, Future};
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::task::{Context, Wake, Waker};
+use std::task::{ready, Context, Poll, Wake, Waker};
 
 use bytes::BytesMut;
 use thrift_core::MessageType;
@@ -29,6 +30,9 @@ use crate::header::Headers;
 use crate::server::Peer;
 
 type ReadHalf = Box<dyn AsyncRead + Unpin + Send>;
+
+/// The largest encode buffer a connection keeps between calls.
+const KEEP_OUT: usize = 64 * 1024;
 type WriteHalf = Box<dyn AsyncWrite + Unpin + Send>;
 
 /// One connection, one call at a time (see the module's docs).
@@ -45,9 +49,8 @@ struct State {
     /// In a mutex only so that [`Direct::is_closed`] can look at an idle connection through
     /// a shared reference; calls reach it through `&mut self`, without locking.
     io: Mutex<Io>,
-    /// The call timeout's timer, made by the first call and moved along for each next one:
-    /// later is a cheap change for tokio, where a timer per call is put in and taken out of
-    /// its wheel under a lock.
+    /// The call timeout's timer, made by the first call and kept: a timer per call would be
+    /// put in and taken out of tokio's wheel under a lock.
     timer: Option<Pin<Box<Sleep>>>,
     next_seqid: i32,
     /// Set from a call's start until its reply is in, and for good after a failure.
@@ -58,6 +61,8 @@ struct Io {
     rd: ReadHalf,
     wr: WriteHalf,
     buf: BytesMut,
+    /// Each call is encoded here: one buffer for the connection's life, not one per call.
+    out: BytesMut,
     decoder: ReplyDecoder,
     /// A look since the last call found the connection quiet: the next call need not look
     /// again (a checkout's test comes right before it).
@@ -97,7 +102,14 @@ impl Direct {
             true => (Box::new(crate::zlib::ZlibReader::new(rd)), Box::new(crate::zlib::ZlibWriter::new(wr))),
             false => (rd, wr),
         };
-        let io = Io { rd, wr, buf: BytesMut::new(), decoder: ReplyDecoder::new(&config), quiet: false };
+        let io = Io {
+            rd,
+            wr,
+            buf: BytesMut::new(),
+            out: BytesMut::new(),
+            decoder: ReplyDecoder::new(&config),
+            quiet: false,
+        };
         let headers = with_deadline(&config, None, config.call_timeout);
         Direct(Box::new(State { config, peer, headers, io: Mutex::new(io), timer: None, next_seqid: 1, broken: false }))
     }
@@ -142,17 +154,21 @@ impl State {
         let sent = match self.config.call_timeout {
             Some(limit) => {
                 let deadline = Instant::now() + limit;
-                let mut timer = match self.timer.take() {
-                    Some(mut timer) => {
-                        timer.as_mut().reset(deadline);
-                        timer
+                let mut timer = self.timer.take().unwrap_or_else(|| Box::pin(tokio::time::sleep_until(deadline)));
+                // The timer stays armed for an earlier call's deadline (a call's own is never
+                // earlier): it is moved along only when it goes off, which it does at most
+                // once a `call_timeout`, not once a call.
+                let expired = poll_fn(|cx| loop {
+                    ready!(timer.as_mut().poll(cx));
+                    if timer.deadline() >= deadline {
+                        return Poll::Ready(());
                     }
-                    None => Box::pin(tokio::time::sleep_until(deadline)),
-                };
+                    timer.as_mut().reset(deadline);
+                });
                 let sent = tokio::select! {
                     biased;
                     sent = self.exchange(call).instrument(span) => sent,
-                    () = &mut timer => Err(CallError::Timeout(Some(limit), CallSite::default())),
+                    () = expired => Err(CallError::Timeout(Some(limit), CallSite::default())),
                 };
                 self.timer = Some(timer);
                 sent
@@ -181,16 +197,22 @@ impl State {
         self.next_seqid = seqid.checked_add(1).unwrap_or(1);
         let kind = if call.is_oneway() { MessageType::Oneway } else { MessageType::Call };
         let headers = self.headers.as_deref().unwrap_or(Headers::none());
-        let bytes = encode(&self.config, headers, call, kind, seqid)?;
+        io.out.clear();
+        encode(&self.config, headers, call, kind, seqid, &mut io.out)?;
         // Until the reply is in: a call that stops midway leaves the connection unusable.
         self.broken = true;
         // A failed write leaves the message incomplete at the server, which runs nothing of
         // it: the call was not sent.
-        let written = async {
-            io.wr.write_all(&bytes).await?;
-            io.wr.flush().await
+        let (wr, out) = (&mut io.wr, &io.out);
+        let written = async move {
+            wr.write_all(out).await?;
+            wr.flush().await
         };
         written.await.map_err(|e| Closed::new(e.kind(), format!("writing to the server failed: {e}")).not_sent())?;
+        // Kept for the next call, unless a large message left it large.
+        if io.out.capacity() > KEEP_OUT {
+            io.out = BytesMut::new();
+        }
         if call.is_oneway() {
             self.broken = false;
             return Ok(None);

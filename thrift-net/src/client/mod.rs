@@ -12,7 +12,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use thrift_core::{MessageHeader, MessageType};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, ToSocketAddrs};
@@ -455,26 +455,30 @@ impl Client {
         }
     }
 
+    /// `call` in a buffer of its own, handed to the writer task.
     fn encode(&self, call: &Call, kind: MessageType, seqid: i32) -> Result<Bytes, CallError> {
-        encode(self.config(), self.headers(), call, kind, seqid)
+        let mut buf = BytesMut::new();
+        encode(self.config(), self.headers(), call, kind, seqid, &mut buf)?;
+        Ok(buf.freeze())
     }
 }
 
-/// `call` as one message in one buffer of its exact size (unless compressed), frame header
-/// included, carrying `headers` on a header transport.
+/// `call` as one message, appended to `dst` (which grows once, by its exact size unless
+/// compressed), frame header included, carrying `headers` on a header transport.
 pub(crate) fn encode(
     config: &ClientConfig,
     headers: &Headers,
     call: &Call,
     kind: MessageType,
     seqid: i32,
-) -> Result<Bytes, CallError> {
+    dst: &mut BytesMut,
+) -> Result<(), CallError> {
     let name = call_name(config.multiplexed, call.service(), call.method());
     let header = MessageHeader { name: &name, kind, seqid };
     let framing = call_framing(config, seqid)?;
     // Within the limits: the server would refuse a larger message and drop the
     // connection, failing every call on it.
-    Ok(call.encode(config.protocol, header, &framing, headers, &config.limits)?)
+    Ok(call.encode_into(config.protocol, header, &framing, headers, &config.limits, dst)?)
 }
 
 /// `headers` (if any) with the header that tells the server a call's `timeout`, in the

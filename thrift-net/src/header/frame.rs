@@ -168,14 +168,8 @@ fn starts_with_its_length(bytes: &[u8]) -> bool {
     bytes.get(..4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize) == Some(bytes.len().wrapping_sub(4))
 }
 
-/// Writes a whole frame, length prefix included: `info`'s fixed part with `headers`, and a
-/// payload of `payload_len` bytes that `write_payload` writes. One allocation of the exact
-/// size unless the payload is compressed.
-///
-/// # Errors
-/// A frame longer than `max_frame_len` (checked as a reader checks it: what follows the
-/// length), headers too long for the format (a section beyond 256 KiB, a TTHeader string
-/// beyond 64 KiB), or zlib asked of a build without the `zlib` feature.
+/// A whole frame in one buffer of its exact size (see [`write_into`]).
+#[cfg(test)]
 pub(crate) fn write(
     info: &FrameInfo,
     headers: &Headers,
@@ -183,9 +177,31 @@ pub(crate) fn write(
     payload_len: usize,
     write_payload: impl FnOnce(&mut BytesMut),
 ) -> Result<Bytes, TransportError> {
+    let mut buf = BytesMut::new();
+    write_into(info, headers, max_frame_len, payload_len, &mut buf, write_payload)?;
+    Ok(buf.freeze())
+}
+
+/// Appends a whole frame to `dst`, length prefix included: `info`'s fixed part with
+/// `headers`, and a payload of `payload_len` bytes that `write_payload` writes. `dst` grows
+/// once, by the frame's exact size, unless the payload is compressed; on an error nothing
+/// is appended.
+///
+/// # Errors
+/// A frame longer than `max_frame_len` (checked as a reader checks it: what follows the
+/// length), headers too long for the format (a section beyond 256 KiB, a TTHeader string
+/// beyond 64 KiB), or zlib asked of a build without the `zlib` feature.
+pub(crate) fn write_into(
+    info: &FrameInfo,
+    headers: &Headers,
+    max_frame_len: usize,
+    payload_len: usize,
+    dst: &mut BytesMut,
+    write_payload: impl FnOnce(&mut BytesMut),
+) -> Result<(), TransportError> {
     let framed = if info.framed_payload { 4 } else { 0 };
     if !info.zlib {
-        return write_frame(info, headers, max_frame_len, framed + payload_len, |buf| {
+        return write_frame(info, headers, max_frame_len, framed + payload_len, dst, |buf| {
             if info.framed_payload {
                 buf.put_u32(payload_len as u32);
             }
@@ -202,7 +218,7 @@ pub(crate) fn write(
     }
     write_payload(&mut plain);
     let compressed = deflate(&plain).map_err(|what| error(info.format, 0, what))?;
-    write_frame(info, headers, max_frame_len, compressed.len(), |buf| buf.put_slice(&compressed))
+    write_frame(info, headers, max_frame_len, compressed.len(), dst, |buf| buf.put_slice(&compressed))
 }
 
 fn write_frame(
@@ -210,12 +226,13 @@ fn write_frame(
     headers: &Headers,
     max_frame_len: usize,
     payload_len: usize,
+    buf: &mut BytesMut,
     write_payload: impl FnOnce(&mut BytesMut),
-) -> Result<Bytes, TransportError> {
+) -> Result<(), TransportError> {
     let outer = if info.nested { 4 } else { 0 };
-    // The section is measured by writing it to a counter, so every length is known before
-    // anything is written, and the buffer is of the frame's exact size: freezing it into
-    // `Bytes` allocates nothing more.
+    // The section is measured by writing it to a counter, so every length is known (and
+    // checked) before anything is written, and the buffer grows once, by the frame's exact
+    // size: a fresh one frozen into `Bytes` allocates nothing more.
     let mut measured = SectionLen(0);
     write_section(info, headers, &mut measured)?;
     let words = measured.0.div_ceil(4);
@@ -227,7 +244,8 @@ fn write_frame(
     if outer + len > max_frame_len {
         return Err(frame_too_large(outer + len, max_frame_len));
     }
-    let mut buf = BytesMut::with_capacity(outer + 4 + len);
+    buf.reserve(outer + 4 + len);
+    let start = buf.len();
     if info.nested {
         buf.put_u32(len as u32 + 4);
     }
@@ -236,11 +254,11 @@ fn write_frame(
     buf.put_u16(info.flags);
     buf.put_i32(info.seqid);
     buf.put_u16(words_u16);
-    write_section(info, headers, &mut buf)?;
+    write_section(info, headers, buf)?;
     buf.put_bytes(0, words * 4 - measured.0);
-    write_payload(&mut buf);
-    debug_assert_eq!(buf.len(), outer + 4 + len);
-    Ok(buf.freeze())
+    write_payload(buf);
+    debug_assert_eq!(buf.len() - start, outer + 4 + len);
+    Ok(())
 }
 
 fn frame_too_large(len: usize, max: usize) -> TransportError {

@@ -22,7 +22,9 @@ pub(crate) use codec::HeaderCodec;
 pub(crate) use codec::ReplyCodec;
 #[cfg(feature = "client")]
 pub(crate) use frame::encode_headers;
-pub(crate) use frame::{protocol_of, write, Format, FrameInfo, FIXED_LEN};
+#[cfg(test)]
+pub(crate) use frame::write;
+pub(crate) use frame::{protocol_of, write_into, Format, FrameInfo, FIXED_LEN};
 pub use headers::{ttheader_keys, Headers};
 
 #[cfg(test)]

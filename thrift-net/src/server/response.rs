@@ -1,7 +1,7 @@
 //! A service's answer to one request, and how one is made: in the request's protocol, with
 //! its sequence id, framed as the request was.
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Encode, MessageHeader, MessageType};
 
@@ -74,10 +74,16 @@ impl Request {
         // protocol and compression, with the headers the handler set rather than the request's.
         let headers = self.reply_headers.take();
         let headers = headers.as_deref().unwrap_or(Headers::none());
-        let encoded =
-            with_protocol!(self.protocol, P => P::encode_message::<T>(&message, &self.framing, headers, &self.limits));
+        let mut buf = BytesMut::new();
+        let encoded = with_protocol!(self.protocol, P => P::encode_message::<T>(
+            &message,
+            &self.framing,
+            headers,
+            &self.limits,
+            &mut buf
+        ));
         match encoded {
-            Ok(bytes) => Response(Some(bytes)),
+            Ok(()) => Response(Some(buf.freeze())),
             // A reply beyond the limits (which the caller, with the same limits, would refuse
             // and drop the connection for), or with headers too long for its frame format, is
             // answered with what went wrong, so the caller hears of it now rather than at its
