@@ -84,8 +84,7 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     );
 
     let conn = Connection {
-        permits: Arc::new(Semaphore::new(shared.config.max_in_flight)),
-        in_flight: Arc::new(InFlight::default()),
+        in_flight: Arc::new(InFlight::new(shared.config.max_in_flight)),
         shared,
         service: std::sync::Mutex::new(service),
         peer,
@@ -174,21 +173,52 @@ impl Drop for Owed {
 /// A reply for the writer, with the bytes it holds under the connection's budget.
 type Queued = (Bytes, Option<Owed>);
 
-/// Requests of one connection being handled, and a signal when the last one is answered
-/// (the read-idle clock restarts then).
-#[derive(Default)]
+/// Requests of one connection being handled, at most `max` (`max_in_flight`): a wake-up for
+/// the reader when one ends at the limit, and one when the last ends (the read-idle clock
+/// restarts then). A counter rather than a semaphore: only the reader takes places, so
+/// taking one is a load and an add, and giving one back wakes no one below the limit.
 struct InFlight {
     count: AtomicUsize,
+    max: usize,
+    freed: Notify,
     idle: Notify,
 }
 
 impl InFlight {
-    fn begin(&self) {
+    fn new(max: usize) -> Self {
+        InFlight { count: AtomicUsize::new(0), max: max.max(1), freed: Notify::new(), idle: Notify::new() }
+    }
+
+    /// Takes a place if one is free. Called by the reader only (nothing else adds), so the
+    /// count cannot pass `max` between the look and the add.
+    fn try_begin(&self) -> bool {
+        if self.count.load(Ordering::Acquire) >= self.max {
+            return false;
+        }
         self.count.fetch_add(1, Ordering::AcqRel);
+        true
+    }
+
+    /// Takes a place, waiting for a request to end if all are taken.
+    async fn begin(&self) {
+        loop {
+            let freed = self.freed.notified();
+            let mut freed = pin!(freed);
+            // Listening before the look: an end between the two is not missed.
+            freed.as_mut().enable();
+            if self.try_begin() {
+                return;
+            }
+            freed.await;
+        }
     }
 
     fn end(&self) {
-        if self.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+        let before = self.count.fetch_sub(1, Ordering::AcqRel);
+        if before == self.max {
+            self.freed.notify_one();
+        }
+        if before == 1 {
             self.idle.notify_one();
         }
     }
@@ -221,8 +251,8 @@ struct Reader<R> {
     /// deadline passes after the stop, so while `stop` is watched it covers `force`.)
     watch_stop: bool,
     force: Signal,
-    /// The read-idle clock's timer, kept from wait to wait (moving its deadline later costs
-    /// no lock, a new timer would take one to join the wheel and one to leave it).
+    /// The read-idle clock's timer, kept from wait to wait (a new timer would take a lock to
+    /// join the wheel and one to leave it); armed for a deadline no later than the wait's.
     idle: Pin<Box<Sleep>>,
     counters: Arc<Counters>,
     idle_timeout: Option<std::time::Duration>,
@@ -274,8 +304,10 @@ impl<R: AsyncRead + Unpin> Reader<R> {
         if self.buf.capacity() - self.buf.len() < MIN_READ {
             self.buf.reserve(READ_CHUNK);
         }
+        // The timer is moved earlier at once, later only when it goes off (below): most
+        // waits come with a later deadline than the last, and then cost the timer nothing.
         if let Some(at) = deadline {
-            if self.idle.deadline() != at {
+            if at < self.idle.deadline() {
                 self.idle.as_mut().reset(at);
             }
         }
@@ -297,8 +329,14 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                     Err(e) => ReadEvent::Failed(e),
                 });
             }
-            if deadline.is_some() && idle.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(ReadEvent::Idle);
+            if let Some(at) = deadline {
+                while idle.as_mut().poll(cx).is_ready() {
+                    if idle.deadline() >= at {
+                        return Poll::Ready(ReadEvent::Idle);
+                    }
+                    // Armed for an earlier wait's deadline: moved to this one's.
+                    idle.as_mut().reset(at);
+                }
             }
             match answered.as_mut().as_pin_mut().map(|notified| notified.poll(cx)) {
                 Some(Poll::Ready(())) => Poll::Ready(ReadEvent::Answered),
@@ -364,8 +402,7 @@ struct Connection<S> {
     /// Cancelled when the peer is gone (its stream ended without half-close allowed, a read
     /// or a write failed): its handlers still running are cancelled.
     gone: CancellationToken,
-    /// Bounds the requests handled at once.
-    permits: Arc<Semaphore>,
+    /// Counts (and bounds) the requests handled at once.
     in_flight: Arc<InFlight>,
     /// Bytes held in requests being handled and replies queued.
     budget: Budget,
@@ -390,10 +427,12 @@ impl<S: ThriftService> Connection<S> {
 
     async fn read_until_stopped(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
         loop {
+            // Once a turn: the requests of one read are dispatched together (a look at the
+            // token takes its lock), and the waits of a dispatch watch the stop themselves.
+            if self.stop.is_cancelled() {
+                return;
+            }
             loop {
-                if self.stop.is_cancelled() {
-                    return;
-                }
                 match codec.decode(&mut reader.buf) {
                     Ok(Some(message)) => {
                         reader.progress();
@@ -558,40 +597,28 @@ impl<S: ThriftService> Connection<S> {
     /// Starts handling one message. `false` when the connection must stop reading.
     async fn dispatch(&self, (message, framing): (Bytes, Framing)) -> bool {
         let shared = &self.shared;
-        let incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
-            Ok(incoming) => incoming.with_peer(self.peer.clone()),
+        let mut incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
+            Ok(incoming) => incoming,
             Err(e) => {
                 Counters::add(&shared.counters.errors, 1);
                 debug!(%e, "undecodable message envelope; closing");
                 return false;
             }
         };
+        // Set in place: `with_peer` would move the whole request twice.
+        incoming.peer = self.peer.clone();
         Counters::add(&shared.counters.requests, 1);
-        // Not read further until the request's bytes fit under the connection's budget. The
-        // work comes before the stop in these waits, as in `Handling::run` (work done at once
-        // never joins the stop's wait list), and a stop that came first is seen by the check.
-        let owed = tokio::select! {
-            biased;
-            owed = self.budget.hold(incoming.message().len()) => owed,
-            _ = self.stop.cancelled() => None,
-        };
-        let stopped = self.stop.is_cancelled();
-        let permit = tokio::select! {
-            biased;
-            permit = self.permits.clone().acquire_owned(), if !stopped => match permit {
-                Ok(permit) => permit,
-                Err(_) => return false, // never closed
+        // The request's bytes under the connection's budget, and its place among the
+        // requests in flight: taken at once when free, as they nearly always are (the reader
+        // looked at the stop before this turn); else waited for, boxed, as in `Handling::run`.
+        let fast = self.budget.try_hold(incoming.message().len()).filter(|_| self.in_flight.try_begin());
+        let owed = match fast {
+            Some(owed) => Some(owed),
+            None => match Box::pin(self.wait_to_run(&incoming)).await {
+                Some(owed) => owed,
+                None => return false,
             },
-            _ = self.stop.cancelled() => {
-                // Not run: answered as refused when the server is draining.
-                if self.draining() {
-                    Counters::sub(&shared.counters.requests, 1);
-                    let _ = self.answer_refused(&incoming).await;
-                }
-                return false;
-            }
         };
-        self.in_flight.begin();
         Counters::add(&shared.counters.in_flight, 1);
         let span = tracing::debug_span!(
             "thrift_request",
@@ -613,7 +640,6 @@ impl<S: ThriftService> Connection<S> {
             tx: self.tx.clone(),
             in_flight: self.in_flight.clone(),
             gone: self.gone.clone(),
-            _permit: permit,
         };
         // The handler's first poll runs here, on the connection's task: most handlers answer
         // in it, and then the request costs no task of its own (a spawn, and the wake-up of
@@ -627,6 +653,32 @@ impl<S: ThriftService> Connection<S> {
         }
         true
     }
+
+    /// Waits until `incoming`'s bytes fit under the connection's budget, then for its place
+    /// among the requests in flight. `None` when the server stops first (a request that did
+    /// not run is answered as refused while the server drains) or the connection must stop.
+    /// The work comes before the stop in these waits, as in `Handling::run` (work done at
+    /// once never joins the stop's wait list), and a stop that came first is seen by the check.
+    async fn wait_to_run(&self, incoming: &Request) -> Option<Option<Owed>> {
+        let owed = tokio::select! {
+            biased;
+            owed = self.budget.hold(incoming.message().len()) => owed,
+            _ = self.stop.cancelled() => None,
+        };
+        let stopped = self.stop.is_cancelled();
+        tokio::select! {
+            biased;
+            () = self.in_flight.begin(), if !stopped => Some(owed),
+            _ = self.stop.cancelled() => {
+                // Not run: answered as refused when the server is draining.
+                if self.draining() {
+                    Counters::sub(&self.shared.counters.requests, 1);
+                    let _ = self.answer_refused(incoming).await;
+                }
+                None
+            }
+        }
+    }
 }
 
 /// One request being handled; its drop marks it answered.
@@ -639,7 +691,6 @@ struct Handling {
     in_flight: Arc<InFlight>,
     /// The peer is gone: cancel the handler (unless the request is oneway).
     gone: CancellationToken,
-    _permit: OwnedSemaphorePermit,
 }
 
 impl Handling {
@@ -859,9 +910,12 @@ async fn write_replies(
         }
         bounded(write_timeout, out.shutdown(), timed("closing")).await
     };
+    // A `Signal`: the writer is polled once a reply or more, and a fresh cancellation wait
+    // would look at the token's wait list on every poll.
+    let mut force = Signal::new(signals.force.clone());
     let result = tokio::select! {
         biased;
-        _ = signals.force.cancelled() => return,
+        () = poll_fn(|cx| force.poll(cx)) => return,
         result = written => result,
     };
     if let Err(e) = result {
