@@ -109,7 +109,7 @@ pub async fn run_cell(
             return result;
         }
     };
-    let request = HelloRequest { name: "Jonny".into(), message: settings.payload.message() };
+    let request = HelloRequest { name: "Jonny".into(), message: settings.payload.message().into() };
     let load = Arc::new(StrategyLoad { caller, request, strategy, max_connections: settings.max_connections });
     let timing = Timing {
         duration: settings.duration,

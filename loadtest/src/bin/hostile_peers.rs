@@ -160,7 +160,7 @@ impl ServerProcess {
 
 /// A framed, strict-binary `sayHello` call.
 fn framed_call(seqid: i32, name: String) -> Vec<u8> {
-    let args = hello_service::SayHelloArgs { req: HelloRequest { name, message: String::new() } };
+    let args = hello_service::SayHelloArgs { req: HelloRequest { name: name.into(), message: Default::default() } };
     let mut body = Vec::new();
     Message::new(MessageHeader { name: "sayHello", kind: MessageType::Call, seqid }, &args)
         .encode::<Binary, _>(&mut body);
@@ -193,7 +193,7 @@ async fn measure(cli: &Cli) -> Result<bool, String> {
                 let mut n = 0u64;
                 while !stop.load(Ordering::Relaxed) {
                     let name = format!("good {c}.{n}");
-                    match client.say_hello(HelloRequest { name: name.clone(), message: String::new() }).await {
+                    match client.say_hello(HelloRequest { name: name.clone().into(), message: Default::default() }).await {
                         Ok(reply) if reply.name == name => ok.fetch_add(1, Ordering::Relaxed),
                         _ => failed.fetch_add(1, Ordering::Relaxed),
                     };

@@ -46,7 +46,7 @@ fn framed<T: thrift_core::Encode>(kind: MessageType, body: &T) -> (Vec<u8>, usiz
 }
 
 fn request(payload: Payload) -> HelloRequest {
-    HelloRequest { name: "Jonny".into(), message: payload.message() }
+    HelloRequest { name: "Jonny".into(), message: payload.message().into() }
 }
 
 /// The sequence id of a framed strict-binary call, if the frame is long enough to hold it.
