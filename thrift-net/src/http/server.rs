@@ -138,7 +138,7 @@ impl<S: ThriftService> HttpService<S> {
             Ok(Detection::NeedMore(_)) => return text(StatusCode::BAD_REQUEST, "a body cut short".into()),
             Err(e) => return text(StatusCode::BAD_REQUEST, e.to_string()),
         };
-        let incoming = match Request::framed_as(message, protocol, framing, self.limits) {
+        let incoming = match Request::framed_as(message, protocol, framing, self.limits, std::time::Instant::now()) {
             Ok(incoming) => incoming.with_peer(peer),
             Err(e) => return text(StatusCode::BAD_REQUEST, format!("an undecodable envelope: {e}")),
         };

@@ -67,11 +67,11 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     debug!(?wire, "protocol detected");
 
     let (tx, rx) = replies(shared.config.max_in_flight);
-    let budget = Budget {
-        bytes: Arc::new(Semaphore::new(shared.config.max_pending_bytes)),
+    let budget = Arc::new(Budget {
+        bytes: Semaphore::new(shared.config.max_pending_bytes),
         max: shared.config.max_pending_bytes,
         counters: shared.counters.clone(),
-    };
+    });
     let finish = CancellationToken::new();
     let gone = CancellationToken::new();
     let turns = rx.turns();
@@ -83,19 +83,16 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
         shared.config.write_timeout,
     );
 
+    let codec = WireCodec::new(wire, &shared.config.limits);
+    let in_flight = InFlight::new(shared.config.max_in_flight);
     let conn = Connection {
-        in_flight: Arc::new(InFlight::new(shared.config.max_in_flight)),
-        shared,
+        replying: Arc::new(Replying { shared, gone, in_flight, budget, tx }),
         service: std::sync::Mutex::new(service),
         peer,
         wire,
         stop,
         finish,
-        gone,
-        budget,
-        tx,
     };
-    let codec = WireCodec::new(wire, &conn.shared.config.limits);
     let reading = async move {
         // The connection (and its sender of replies) and the read half go when reading ends;
         // the writer ends once the requests still in flight have answered.
@@ -123,10 +120,11 @@ impl Drop for OpenConnection {
     }
 }
 
-/// The bytes one connection may hold in requests being handled and replies not yet written.
-#[derive(Clone)]
+/// The bytes one connection may hold in requests being handled and replies not yet written;
+/// each guard it hands out keeps a reference to it (one per guard, where a semaphore's own
+/// guard and the counters' would be two).
 struct Budget {
-    bytes: Arc<Semaphore>,
+    bytes: Semaphore,
     max: usize,
     counters: Arc<Counters>,
 }
@@ -134,39 +132,39 @@ struct Budget {
 impl Budget {
     /// Waits until `len` bytes (at most the whole budget) fit, and holds them until the
     /// guard drops. `None` only if the semaphore closed, which it never does.
-    async fn hold(&self, len: usize) -> Option<Owed> {
+    async fn hold(self: &Arc<Self>, len: usize) -> Option<Owed> {
         let n = self.permits(len);
-        let permit = self.bytes.clone().acquire_many_owned(n).await.ok()?;
-        Some(self.owed(permit, n))
+        self.bytes.acquire_many(n).await.ok()?.forget();
+        Some(self.owed(n))
     }
 
     /// Holds `len` bytes if they fit now.
-    fn try_hold(&self, len: usize) -> Option<Owed> {
+    fn try_hold(self: &Arc<Self>, len: usize) -> Option<Owed> {
         let n = self.permits(len);
-        let permit = self.bytes.clone().try_acquire_many_owned(n).ok()?;
-        Some(self.owed(permit, n))
+        self.bytes.try_acquire_many(n).ok()?.forget();
+        Some(self.owed(n))
     }
 
     fn permits(&self, len: usize) -> u32 {
         len.clamp(1, self.max) as u32
     }
 
-    fn owed(&self, permit: OwnedSemaphorePermit, n: u32) -> Owed {
+    fn owed(self: &Arc<Self>, n: u32) -> Owed {
         Counters::add(&self.counters.bytes_pending, u64::from(n));
-        Owed { _permit: permit, counters: self.counters.clone(), n }
+        Owed { budget: self.clone(), n }
     }
 }
 
 /// Bytes held under a connection's [`Budget`], given back on drop.
 struct Owed {
-    _permit: OwnedSemaphorePermit,
-    counters: Arc<Counters>,
+    budget: Arc<Budget>,
     n: u32,
 }
 
 impl Drop for Owed {
     fn drop(&mut self) {
-        Counters::sub(&self.counters.bytes_pending, u64::from(self.n));
+        self.budget.bytes.add_permits(self.n as usize);
+        Counters::sub(&self.budget.counters.bytes_pending, u64::from(self.n));
     }
 }
 
@@ -280,8 +278,10 @@ impl<R: AsyncRead + Unpin> Reader<R> {
         }
     }
 
-    fn progress(&mut self) {
+    /// Notes progress now, and says when (one look at the clock for the request too).
+    fn progress(&mut self) -> Instant {
         self.last_progress = Instant::now();
+        self.last_progress
     }
 
     fn deadline(&self) -> Option<Instant> {
@@ -387,7 +387,8 @@ impl<R: AsyncRead + Unpin> Reader<R> {
 
 /// A connection past detection.
 struct Connection<S> {
-    shared: Arc<Shared>,
+    /// What its requests' handling shares with it.
+    replying: Arc<Replying>,
     /// The service, cloned for each request (tower's way: a clone is ready on its own).
     /// Only the reader task touches it; the lock makes the connection `Sync` without asking
     /// the service to be.
@@ -399,13 +400,19 @@ struct Connection<S> {
     stop: CancellationToken,
     /// Tells the writer to write what is queued, close the write side and end.
     finish: CancellationToken,
+}
+
+/// What the handling of a request needs of its connection, shared by the reader and every
+/// request in flight: one reference counted per request, not one per part.
+struct Replying {
+    shared: Arc<Shared>,
     /// Cancelled when the peer is gone (its stream ended without half-close allowed, a read
     /// or a write failed): its handlers still running are cancelled.
     gone: CancellationToken,
     /// Counts (and bounds) the requests handled at once.
-    in_flight: Arc<InFlight>,
+    in_flight: InFlight,
     /// Bytes held in requests being handled and replies queued.
-    budget: Budget,
+    budget: Arc<Budget>,
     /// To the writer.
     tx: Replies<Queued>,
 }
@@ -422,7 +429,7 @@ impl<S: ThriftService> Connection<S> {
 
     /// Whether the server is shutting down gracefully (not past its deadline).
     fn draining(&self) -> bool {
-        self.shared.stop.is_cancelled() && !self.shared.force.is_cancelled()
+        self.replying.shared.stop.is_cancelled() && !self.replying.shared.force.is_cancelled()
     }
 
     async fn read_until_stopped(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
@@ -435,8 +442,8 @@ impl<S: ThriftService> Connection<S> {
             loop {
                 match codec.decode(&mut reader.buf) {
                     Ok(Some(message)) => {
-                        reader.progress();
-                        if !self.dispatch(message).await {
+                        let arrived = reader.progress().into_std();
+                        if !self.dispatch(message, arrived).await {
                             return;
                         }
                     }
@@ -449,16 +456,16 @@ impl<S: ThriftService> Connection<S> {
             }
             // With nothing partly received and answers still owed, the peer is waiting on
             // us, not idle: the clock restarts when the last answer goes out.
-            let waiting_on_us = reader.buf.is_empty() && self.in_flight.any();
+            let waiting_on_us = reader.buf.is_empty() && self.replying.in_flight.any();
             let deadline = if waiting_on_us { None } else { reader.deadline() };
-            match reader.fill(deadline, waiting_on_us.then_some(&self.in_flight.idle)).await {
+            match reader.fill(deadline, waiting_on_us.then_some(&self.replying.in_flight.idle)).await {
                 ReadEvent::Data => {}
-                ReadEvent::Answered => reader.progress(),
+                ReadEvent::Answered => _ = reader.progress(),
                 ReadEvent::Eof => {
                     loop {
                         match codec.decode_eof(&mut reader.buf) {
                             Ok(Some(message)) => {
-                                if !self.dispatch(message).await {
+                                if !self.dispatch(message, std::time::Instant::now()).await {
                                     return;
                                 }
                             }
@@ -469,7 +476,7 @@ impl<S: ThriftService> Connection<S> {
                     return self.peer_closed();
                 }
                 ReadEvent::Failed(e) => {
-                    self.gone.cancel();
+                    self.replying.gone.cancel();
                     return debug!(%e, "read failed; closing");
                 }
                 ReadEvent::Idle => {
@@ -491,7 +498,7 @@ impl<S: ThriftService> Connection<S> {
         // for a spell closes at once. One answered a moment ago is busy: its peer may be
         // sending the next call right now (closing under it would lose that call unanswered).
         let recent = reader.last_progress.elapsed() < DRAIN_QUIET;
-        let mut busy = self.in_flight.any() || !reader.buf.is_empty() || recent;
+        let mut busy = self.replying.in_flight.any() || !reader.buf.is_empty() || recent;
         let mut peer_closed = false;
         'drain: loop {
             loop {
@@ -509,12 +516,12 @@ impl<S: ThriftService> Connection<S> {
             if !reader.hold_partial() {
                 return;
             }
-            let owed = self.in_flight.any();
+            let owed = self.replying.in_flight.any();
             if !owed && !busy {
                 break;
             }
             let quiet = (!owed).then(|| Instant::now() + DRAIN_QUIET);
-            match reader.fill(quiet, owed.then_some(&self.in_flight.idle)).await {
+            match reader.fill(quiet, owed.then_some(&self.replying.in_flight.idle)).await {
                 ReadEvent::Data | ReadEvent::Answered => {}
                 ReadEvent::Idle => break,
                 ReadEvent::Eof => {
@@ -526,17 +533,17 @@ impl<S: ThriftService> Connection<S> {
                     peer_closed = true;
                     self.peer_closed();
                     // The peer may still read: wait for the answers owed to it.
-                    while self.in_flight.any() {
+                    while self.replying.in_flight.any() {
                         tokio::select! {
                             biased;
                             () = poll_fn(|cx| reader.force.poll(cx)) => return,
-                            () = self.in_flight.idle.notified() => {}
+                            () = self.replying.in_flight.idle.notified() => {}
                         }
                     }
                     break 'drain;
                 }
                 ReadEvent::Failed(e) => {
-                    self.gone.cancel();
+                    self.replying.gone.cancel();
                     return debug!(%e, "read failed while draining");
                 }
                 ReadEvent::Stopped => return,
@@ -559,17 +566,18 @@ impl<S: ThriftService> Connection<S> {
     /// The peer's stream ended: unless half-close is allowed, it will read no replies, so
     /// its handlers still running are cancelled.
     fn peer_closed(&self) {
-        if !self.shared.config.half_close {
-            self.gone.cancel();
+        if !self.replying.shared.config.half_close {
+            self.replying.gone.cancel();
         }
     }
 
     /// Answers a request read during shutdown with [`SHUTTING_DOWN`] without running it.
     /// `false` when the connection must stop.
     async fn refuse(&self, (message, framing): (Bytes, Framing)) -> bool {
-        let limits = self.shared.config.limits;
-        let Ok(incoming) = Request::framed_as(message, self.wire.protocol, framing, limits) else {
-            Counters::add(&self.shared.counters.errors, 1);
+        let limits = self.replying.shared.config.limits;
+        let Ok(incoming) = Request::framed_as(message, self.wire.protocol, framing, limits, std::time::Instant::now())
+        else {
+            Counters::add(&self.replying.shared.counters.errors, 1);
             return false;
         };
         self.answer_refused(&incoming).await
@@ -577,27 +585,28 @@ impl<S: ThriftService> Connection<S> {
 
     /// Answers `incoming` with [`SHUTTING_DOWN`]. `false` when the connection must stop.
     async fn answer_refused(&self, incoming: &Request) -> bool {
-        Counters::add(&self.shared.counters.requests_refused, 1);
+        Counters::add(&self.replying.shared.counters.requests_refused, 1);
         let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, SHUTTING_DOWN);
         let Some(bytes) = incoming.exception(&exception).into_bytes() else { return true };
         tokio::select! {
             biased;
-            _ = self.shared.force.cancelled() => false,
-            sent = self.tx.send((bytes, None)) => sent.is_ok(),
+            _ = self.replying.shared.force.cancelled() => false,
+            sent = self.replying.tx.send((bytes, None)) => sent.is_ok(),
         }
     }
 
     /// A stream that is no longer Thrift: the request's sequence id is unknown, so there is
     /// nothing to answer; the connection closes (after the answers already owed).
     fn corrupt(&self, e: TransportError) {
-        Counters::add(&self.shared.counters.errors, 1);
+        Counters::add(&self.replying.shared.counters.errors, 1);
         debug!(%e, "undecodable stream; closing");
     }
 
     /// Starts handling one message. `false` when the connection must stop reading.
-    async fn dispatch(&self, (message, framing): (Bytes, Framing)) -> bool {
-        let shared = &self.shared;
-        let mut incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits) {
+    async fn dispatch(&self, (message, framing): (Bytes, Framing), arrived: std::time::Instant) -> bool {
+        let shared = &self.replying.shared;
+        let mut incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits, arrived)
+        {
             Ok(incoming) => incoming,
             Err(e) => {
                 Counters::add(&shared.counters.errors, 1);
@@ -611,7 +620,8 @@ impl<S: ThriftService> Connection<S> {
         // The request's bytes under the connection's budget, and its place among the
         // requests in flight: taken at once when free, as they nearly always are (the reader
         // looked at the stop before this turn); else waited for, boxed, as in `Handling::run`.
-        let fast = self.budget.try_hold(incoming.message().len()).filter(|_| self.in_flight.try_begin());
+        let fast =
+            self.replying.budget.try_hold(incoming.message().len()).filter(|_| self.replying.in_flight.try_begin());
         let owed = match fast {
             Some(owed) => Some(owed),
             None => match Box::pin(self.wait_to_run(&incoming)).await {
@@ -633,14 +643,7 @@ impl<S: ThriftService> Connection<S> {
         // them is a pointer (its own future, boxed below, stays small enough for the
         // allocator's fast sizes).
         let call = CatchUnwind(Box::pin(ready_call(service, incoming)));
-        let request = Handling {
-            shared: shared.clone(),
-            request_bytes: owed,
-            budget: self.budget.clone(),
-            tx: self.tx.clone(),
-            in_flight: self.in_flight.clone(),
-            gone: self.gone.clone(),
-        };
+        let request = Handling { replying: self.replying.clone(), request_bytes: owed };
         // The handler's first poll runs here, on the connection's task: most handlers answer
         // in it, and then the request costs no task of its own (a spawn, and the wake-up of
         // another worker thread to run it, took 4 of the 10.7 µs of server CPU time per
@@ -662,17 +665,17 @@ impl<S: ThriftService> Connection<S> {
     async fn wait_to_run(&self, incoming: &Request) -> Option<Option<Owed>> {
         let owed = tokio::select! {
             biased;
-            owed = self.budget.hold(incoming.message().len()) => owed,
+            owed = self.replying.budget.hold(incoming.message().len()) => owed,
             _ = self.stop.cancelled() => None,
         };
         let stopped = self.stop.is_cancelled();
         tokio::select! {
             biased;
-            () = self.in_flight.begin(), if !stopped => Some(owed),
+            () = self.replying.in_flight.begin(), if !stopped => Some(owed),
             _ = self.stop.cancelled() => {
                 // Not run: answered as refused when the server is draining.
                 if self.draining() {
-                    Counters::sub(&self.shared.counters.requests, 1);
+                    Counters::sub(&self.replying.shared.counters.requests, 1);
                     let _ = self.answer_refused(incoming).await;
                 }
                 None
@@ -683,14 +686,9 @@ impl<S: ThriftService> Connection<S> {
 
 /// One request being handled; its drop marks it answered.
 struct Handling {
-    shared: Arc<Shared>,
+    replying: Arc<Replying>,
     /// The request's bytes under the budget, until its handler is done with them.
     request_bytes: Option<Owed>,
-    budget: Budget,
-    tx: Replies<Queued>,
-    in_flight: Arc<InFlight>,
-    /// The peer is gone: cancel the handler (unless the request is oneway).
-    gone: CancellationToken,
 }
 
 impl Handling {
@@ -705,7 +703,7 @@ impl Handling {
         F: Future<Output = Result<Response, BoxError>>,
     {
         async move {
-            let shared = &self.shared;
+            let shared = &self.replying.shared;
             #[cfg(feature = "metrics")]
             let _timer = super::export::time(&shared.counters, request.method());
             // Most handlers answer in their first poll: then nothing is waited for, and no timer
@@ -765,7 +763,7 @@ impl Handling {
         call: CatchUnwind<F>,
         kind: MessageType,
     ) -> Waited<<CatchUnwind<F> as Future>::Output> {
-        let shared = &self.shared;
+        let shared = &self.replying.shared;
         let cancellable = kind != MessageType::Oneway;
         let expired = async {
             match shared.config.handler_timeout {
@@ -782,7 +780,7 @@ impl Handling {
             outcome = call => Waited::Answered(outcome),
             // Past the shutdown deadline: abandoned, unanswered.
             _ = shared.force.cancelled() => Waited::Abandoned,
-            _ = self.gone.cancelled(), if cancellable => {
+            _ = self.replying.gone.cancelled(), if cancellable => {
                 Counters::add(&shared.counters.handlers_cancelled, 1);
                 debug!("the peer is gone; handler cancelled");
                 Waited::Abandoned
@@ -795,9 +793,9 @@ impl Handling {
     /// queue, as most do; else (boxed, as in `run`) once it does, unless the shutdown
     /// deadline passes first.
     async fn queue(&self, bytes: Bytes) {
-        let force = &self.shared.force;
-        let reply = match self.budget.try_hold(bytes.len()) {
-            Some(owed) => match self.tx.try_send((bytes, Some(owed))) {
+        let force = &self.replying.shared.force;
+        let reply = match self.replying.budget.try_hold(bytes.len()) {
+            Some(owed) => match self.replying.tx.try_send((bytes, Some(owed))) {
                 // Closed: the writer is gone, and so is the peer.
                 Ok(()) | Err(TrySendError::Closed(_)) => return,
                 Err(TrySendError::Full(reply)) => reply,
@@ -807,7 +805,7 @@ impl Handling {
                 let held = Box::pin(async {
                     tokio::select! {
                         biased;
-                        owed = self.budget.hold(bytes.len()) => Some(owed),
+                        owed = self.replying.budget.hold(bytes.len()) => Some(owed),
                         _ = force.cancelled() => None,
                     }
                 });
@@ -818,7 +816,7 @@ impl Handling {
         Box::pin(async {
             tokio::select! {
                 biased;
-                _ = self.tx.send(reply) => {}
+                _ = self.replying.tx.send(reply) => {}
                 _ = force.cancelled() => {}
             }
         })
@@ -836,8 +834,8 @@ enum Waited<T> {
 
 impl Drop for Handling {
     fn drop(&mut self) {
-        Counters::sub(&self.shared.counters.in_flight, 1);
-        self.in_flight.end();
+        Counters::sub(&self.replying.shared.counters.in_flight, 1);
+        self.replying.in_flight.end();
     }
 }
 

@@ -204,7 +204,7 @@ mod tests {
             ProtocolKind::Compact => Message::new(header, &0i32).encode::<thrift_core::Compact, _>(&mut buf),
             _ => Message::new(header, &0i32).encode::<thrift_core::Binary, _>(&mut buf),
         }
-        Request::framed_as(Bytes::from(buf), protocol, framing, Limits::default()).unwrap()
+        Request::framed_as(Bytes::from(buf), protocol, framing, Limits::default(), std::time::Instant::now()).unwrap()
     }
 
     fn framings(protocol: ProtocolKind) -> Vec<Framing> {

@@ -79,7 +79,7 @@ async fn answer(stream: &mut (impl AsyncRead + Unpin), limits: &Limits) -> Optio
             return None;
         }
     };
-    let incoming = Request::framed_as(message, wire.protocol, framing, *limits).ok()?;
+    let incoming = Request::framed_as(message, wire.protocol, framing, *limits, std::time::Instant::now()).ok()?;
     let exception = ApplicationException::new(ApplicationExceptionKind::Unknown, AT_CAPACITY);
     incoming.exception(&exception).into_bytes()
 }

@@ -83,16 +83,17 @@ impl Request {
     /// assert_eq!(request.decode_args::<i32>().unwrap(), 7);
     /// ```
     pub fn parse(message: Bytes, protocol: ProtocolKind, framed: bool, limits: Limits) -> thrift_core::Result<Self> {
-        Request::framed_as(message, protocol, Framing::plain(framed), limits)
+        Request::framed_as(message, protocol, Framing::plain(framed), limits, Instant::now())
     }
 
     /// Reads the envelope of `message`, which arrived framed as `framing` says (a header
-    /// frame names its own protocol, which overrides `protocol`).
+    /// frame names its own protocol, which overrides `protocol`), at `arrived`.
     pub(crate) fn framed_as(
         message: Bytes,
         protocol: ProtocolKind,
         framing: Framing,
         limits: Limits,
+        arrived: Instant,
     ) -> thrift_core::Result<Self> {
         let protocol = framing.protocol().unwrap_or(protocol);
         let (kind, seqid, name_start, name_end, body_start) = {
@@ -115,7 +116,7 @@ impl Request {
             body_start,
             limits,
             peer: Peer::Local,
-            arrived: Instant::now(),
+            arrived,
             reply_headers: ReplyHeaders::default(),
         })
     }
