@@ -193,7 +193,10 @@ async fn measure(cli: &Cli) -> Result<bool, String> {
                 let mut n = 0u64;
                 while !stop.load(Ordering::Relaxed) {
                     let name = format!("good {c}.{n}");
-                    match client.say_hello(HelloRequest { name: name.clone().into(), message: Default::default() }).await {
+                    match client
+                        .say_hello(HelloRequest { name: name.clone().into(), message: Default::default() })
+                        .await
+                    {
                         Ok(reply) if reply.name == name => ok.fetch_add(1, Ordering::Relaxed),
                         _ => failed.fetch_add(1, Ordering::Relaxed),
                     };

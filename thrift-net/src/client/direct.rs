@@ -12,12 +12,13 @@
 use std::future::{poll_fn, Future};
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::task::{ready, Context, Poll, Wake, Waker};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{ready, Context, Poll};
 
 use bytes::BytesMut;
 use thrift_core::MessageType;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::tcp::OwnedReadHalf;
 use tokio::net::ToSocketAddrs;
 use tokio::time::{Instant, Sleep};
 use tracing::Instrument;
@@ -29,11 +30,28 @@ use crate::error::TransportError;
 use crate::header::Headers;
 use crate::server::Peer;
 
-type ReadHalf = Box<dyn AsyncRead + Unpin + Send>;
+type WriteHalf = Box<dyn AsyncWrite + Unpin + Send>;
 
 /// The largest encode buffer a connection keeps between calls.
 const KEEP_OUT: usize = 64 * 1024;
-type WriteHalf = Box<dyn AsyncWrite + Unpin + Send>;
+
+/// The read half: a TCP socket's own, which can be looked at without registering a waker,
+/// or any other stream's (TLS, zlib).
+enum ReadHalf {
+    Tcp(OwnedReadHalf),
+    #[cfg(any(feature = "tls", feature = "zlib"))]
+    Other(Box<dyn AsyncRead + Unpin + Send>),
+}
+
+impl AsyncRead for ReadHalf {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            ReadHalf::Tcp(rd) => Pin::new(rd).poll_read(cx, buf),
+            #[cfg(any(feature = "tls", feature = "zlib"))]
+            ReadHalf::Other(rd) => Pin::new(rd).poll_read(cx, buf),
+        }
+    }
+}
 
 /// One connection, one call at a time (see the module's docs).
 ///
@@ -80,7 +98,7 @@ impl Direct {
     pub async fn connect(addr: impl ToSocketAddrs, config: ClientConfig) -> Result<Direct, TransportError> {
         let (stream, peer) = dial(addr, &config).await?;
         let (rd, wr) = stream.into_split();
-        Ok(Direct::from_halves(Box::new(rd), Box::new(wr), config, peer))
+        Ok(Direct::from_halves(ReadHalf::Tcp(rd), Box::new(wr), config, peer))
     }
 
     /// Connects to `addr` over TLS as [`Client::connect_tls`](super::Client::connect_tls) does.
@@ -93,13 +111,16 @@ impl Direct {
     ) -> Result<Direct, TransportError> {
         let (stream, peer) = super::dial_tls(addr, server_name, tls, &config).await?;
         let (rd, wr) = tokio::io::split(stream);
-        Ok(Direct::from_halves(Box::new(rd), Box::new(wr), config, peer))
+        Ok(Direct::from_halves(ReadHalf::Other(Box::new(rd)), Box::new(wr), config, peer))
     }
 
     fn from_halves(rd: ReadHalf, wr: WriteHalf, config: ClientConfig, peer: Option<Peer>) -> Direct {
         #[cfg(feature = "zlib")]
         let (rd, wr): (ReadHalf, WriteHalf) = match config.zlib {
-            true => (Box::new(crate::zlib::ZlibReader::new(rd)), Box::new(crate::zlib::ZlibWriter::new(wr))),
+            true => (
+                ReadHalf::Other(Box::new(crate::zlib::ZlibReader::new(rd))),
+                Box::new(crate::zlib::ZlibWriter::new(wr)),
+            ),
             false => (rd, wr),
         };
         let io = Io {
@@ -127,12 +148,13 @@ impl Direct {
     }
 
     /// Sends `call` and waits for its reply (`None` for a oneway message, once written),
-    /// within [`ClientConfig::call_timeout`].
+    /// within [`ClientConfig::call_timeout`] from `now` (the clock is read when `None`: a
+    /// pool passes the time it checked the connection out at).
     ///
     /// # Errors
     /// Those of [`Client::send`](super::Client::send).
-    pub async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
-        self.0.send(call).await
+    pub async fn send(&mut self, call: &Call, now: Option<std::time::Instant>) -> Result<Option<Reply>, CallError> {
+        self.0.send(call, now).await
     }
 }
 
@@ -149,11 +171,11 @@ impl State {
         })
     }
 
-    async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
+    async fn send(&mut self, call: &Call, now: Option<std::time::Instant>) -> Result<Option<Reply>, CallError> {
         let span = tracing::debug_span!("thrift_call", method = call.method(), seqid = self.next_seqid);
         let sent = match self.config.call_timeout {
             Some(limit) => {
-                let deadline = Instant::now() + limit;
+                let deadline = now.map_or_else(Instant::now, Instant::from_std) + limit;
                 let mut timer = self.timer.take().unwrap_or_else(|| Box::pin(tokio::time::sleep_until(deadline)));
                 // The timer stays armed for an earlier call's deadline (a call's own is never
                 // earlier): it is moved along only when it goes off, which it does at most
@@ -236,10 +258,18 @@ impl Io {
     /// without waiting (and without a system call, unless the socket was last seen ready).
     fn peer_done(&mut self) -> bool {
         let mut byte = [0; 1];
-        let mut probe = ReadBuf::new(&mut byte);
-        let mut cx = Context::from_waker(noop_waker());
-        // Pending: nothing to read, as it should be between calls.
-        Pin::new(&mut self.rd).poll_read(&mut cx, &mut probe).is_ready()
+        match &mut self.rd {
+            // The socket's readiness alone, with no waker to register: nothing to read, as
+            // it should be between calls, is `WouldBlock`.
+            ReadHalf::Tcp(rd) => !matches!(rd.try_read(&mut byte), Err(e) if e.kind() == io::ErrorKind::WouldBlock),
+            #[cfg(any(feature = "tls", feature = "zlib"))]
+            ReadHalf::Other(rd) => {
+                let mut probe = ReadBuf::new(&mut byte);
+                let mut cx = Context::from_waker(noop_waker());
+                // Pending: nothing to read.
+                Pin::new(rd).poll_read(&mut cx, &mut probe).is_ready()
+            }
+        }
     }
 
     /// Reads until one whole reply is in.
@@ -262,7 +292,10 @@ impl Io {
 
 /// A waker that does nothing, for a look that does not wait (`Waker::noop` once the
 /// minimum Rust version has it).
-fn noop_waker() -> &'static Waker {
+#[cfg(any(feature = "tls", feature = "zlib"))]
+fn noop_waker() -> &'static std::task::Waker {
+    use std::sync::OnceLock;
+    use std::task::{Wake, Waker};
     struct Noop;
     impl Wake for Noop {
         fn wake(self: Arc<Self>) {}

@@ -349,7 +349,7 @@ impl Lease {
     /// Sends `call` on the lent connection, as [`Client::send`] does.
     pub async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
         match self {
-            Lease::Exclusive(leased) => leased.link().send(call).await,
+            Lease::Exclusive(leased) => leased.send(call).await,
             // Boxed: the pipelining client's call future takes most of a kilobyte, which
             // inline would make every exclusive call's future (boxed once per call) too
             // large for the allocator's fast sizes.

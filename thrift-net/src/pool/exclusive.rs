@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, TryAcquireError};
 
-use crate::channel::{CallError, CallSite, Unavailable};
+use crate::channel::{Call, CallError, CallSite, Reply, Unavailable};
 use crate::client::Direct;
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
@@ -82,7 +82,10 @@ impl Exclusive {
         // From here the lease gives the permit back, however the checkout ends.
         let mut leased = Leased::new(inner.clone(), true);
         match inner.take_idle() {
-            Some(conn) => leased.conn = Some(conn),
+            Some((conn, now)) => {
+                leased.conn = Some(conn);
+                leased.checked_out = Some(now);
+            }
             None => {
                 let opened = Connection::open(inner.addr, &inner.settings, &inner.counters, &inner.health).await;
                 leased.conn = Some(opened.map_err(CheckoutError::Connect)?);
@@ -159,8 +162,9 @@ impl Inner {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The next idle connection that may take a call; those that may not close on the way.
-    fn take_idle(&self) -> Option<Connection<Direct>> {
+    /// The next idle connection that may take a call, and when it was looked at; those that
+    /// may not close on the way.
+    fn take_idle(&self) -> Option<(Connection<Direct>, Instant)> {
         let config = &self.settings.config;
         let mut now = None;
         loop {
@@ -176,7 +180,7 @@ impl Inner {
             // No longer idle, whatever the check says (a failed one closes as it drops).
             let now = *now.get_or_insert_with(Instant::now);
             match conn.unusable(config, now, config.test_on_checkout) {
-                None => return Some(conn),
+                None => return Some((conn, now)),
                 Some(why) => tracing::debug!(endpoint = %self.addr, why, "idle connection closed at checkout"),
             }
         }
@@ -278,6 +282,8 @@ impl Inner {
 pub(crate) struct Leased {
     inner: Arc<Inner>,
     conn: Option<Connection<Direct>>,
+    /// When an idle connection was checked out: its call's timeout counts from then.
+    checked_out: Option<Instant>,
     spoiled: bool,
     _active: Held,
 }
@@ -285,12 +291,13 @@ pub(crate) struct Leased {
 impl Leased {
     fn new(inner: Arc<Inner>, spoiled: bool) -> Leased {
         let _active = inner.counters.hold(|c| &c.checked_out);
-        Leased { inner, conn: None, spoiled, _active }
+        Leased { inner, conn: None, checked_out: None, spoiled, _active }
     }
 
-    pub fn link(&mut self) -> &mut Direct {
+    /// Sends `call` on the connection, as [`Direct::send`] does.
+    pub async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
         match &mut self.conn {
-            Some(conn) => &mut conn.link,
+            Some(conn) => conn.link.send(call, self.checked_out).await,
             None => unreachable!("a lease handed out holds its connection until dropped"),
         }
     }
