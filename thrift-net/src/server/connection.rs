@@ -619,7 +619,8 @@ impl<S: ThriftService> Connection<S> {
         Counters::add(&shared.counters.requests, 1);
         // The request's bytes under the connection's budget, and its place among the
         // requests in flight: taken at once when free, as they nearly always are (the reader
-        // looked at the stop before this turn); else waited for, boxed, as in `Handling::run`.
+        // looked at the stop before this turn); else waited for, boxed, so that only a
+        // request that waits carries the waits.
         let fast =
             self.replying.budget.try_hold(incoming.message().len()).filter(|_| self.replying.in_flight.try_begin());
         let owed = match fast {
@@ -639,20 +640,25 @@ impl<S: ThriftService> Connection<S> {
         let service = self.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
         // Kept to answer for a handler that times out or panics.
         let answering = incoming.answering_copy();
-        // The handler's future owns its service and request, boxed: what `run` keeps of
-        // them is a pointer (its own future, boxed below, stays small enough for the
-        // allocator's fast sizes).
-        let call = CatchUnwind(Box::pin(ready_call(service, incoming)));
-        let request = Handling { replying: self.replying.clone(), request_bytes: owed };
+        let mut handling = Handling::new(self.replying.clone(), owed, &incoming);
+        // The handler's future owns its service and request, boxed, so that one that waits
+        // can be handed to a task of its own as it stands.
+        let mut call = CatchUnwind(Box::pin(ready_call(service, incoming)));
         // The handler's first poll runs here, on the connection's task: most handlers answer
         // in it, and then the request costs no task of its own (a spawn, and the wake-up of
         // another worker thread to run it, took 4 of the 10.7 µs of server CPU time per
-        // pipelined call in rpc-compare). One that waits is spawned as it stands and handled
-        // concurrently with the next ones.
-        let mut handling = Box::pin(request.run(answering, call).instrument(span));
-        let first = std::future::poll_fn(|cx| Poll::Ready(handling.as_mut().poll(cx))).await;
-        if first.is_pending() {
-            shared.tracker.spawn(handling);
+        // pipelined call in rpc-compare), nor any future beside the handler's. One that waits
+        // is spawned as it stands and handled concurrently with the next ones.
+        let first = poll_fn(|cx| Poll::Ready(span.in_scope(|| Pin::new(&mut call).poll(cx)))).await;
+        match first {
+            Poll::Ready(outcome) => {
+                if let Some(unqueued) = handling.answer(answering, Some(outcome)) {
+                    shared.tracker.spawn(async move { handling.queue_later(unqueued).await }.instrument(span));
+                }
+            }
+            Poll::Pending => {
+                shared.tracker.spawn(handling.finish(answering, call).instrument(span));
+            }
         }
         true
     }
@@ -660,7 +666,7 @@ impl<S: ThriftService> Connection<S> {
     /// Waits until `incoming`'s bytes fit under the connection's budget, then for its place
     /// among the requests in flight. `None` when the server stops first (a request that did
     /// not run is answered as refused while the server drains) or the connection must stop.
-    /// The work comes before the stop in these waits, as in `Handling::run` (work done at
+    /// The work comes before the stop in these waits, as in `Handling::wait_for` (work done at
     /// once never joins the stop's wait list), and a stop that came first is seen by the check.
     async fn wait_to_run(&self, incoming: &Request) -> Option<Option<Owed>> {
         let owed = tokio::select! {
@@ -689,69 +695,95 @@ struct Handling {
     replying: Arc<Replying>,
     /// The request's bytes under the budget, until its handler is done with them.
     request_bytes: Option<Owed>,
+    /// Times the request until it is answered.
+    #[cfg(feature = "metrics")]
+    _timer: super::export::Timer,
+}
+
+/// What a handler's future gives: its response or error, or the panic it was stopped by.
+type Outcome = Result<Result<Response, BoxError>, Box<dyn std::any::Any + Send>>;
+
+/// A reply that could not be queued at once: it waits for room under the budget, or in
+/// the writer's queue.
+enum Unqueued {
+    Bytes(Bytes),
+    Held(Queued),
 }
 
 impl Handling {
-    /// Runs `call`, the handler's call, and queues its reply; `request` is the copy of its
-    /// request that answers for a handler that times out or panics.
-    ///
-    /// Not an `async fn`: those keep a second copy of their arguments in their future, and
-    /// this one is boxed for every request.
-    #[allow(clippy::manual_async_fn)]
-    fn run<F>(mut self, request: Request, mut call: CatchUnwind<F>) -> impl Future<Output = ()>
+    fn new(replying: Arc<Replying>, request_bytes: Option<Owed>, request: &Request) -> Handling {
+        #[cfg(feature = "metrics")]
+        let _timer = super::export::time(&replying.shared.counters, request.method());
+        #[cfg(not(feature = "metrics"))]
+        let _ = request;
+        Handling {
+            replying,
+            request_bytes,
+            #[cfg(feature = "metrics")]
+            _timer,
+        }
+    }
+
+    /// Waits for the handler that did not answer in its first poll (see [`Handling::wait_for`]),
+    /// then answers as [`Handling::answer`] does; `request` is the copy of its request that
+    /// answers for a handler that times out or panics.
+    async fn finish<F>(mut self, request: Request, call: CatchUnwind<F>)
     where
         F: Future<Output = Result<Response, BoxError>>,
     {
-        async move {
-            let shared = &self.replying.shared;
-            #[cfg(feature = "metrics")]
-            let _timer = super::export::time(&shared.counters, request.method());
-            // Most handlers answer in their first poll: then nothing is waited for, and no timer
-            // or signal is set up. The waits of one that does not are boxed, so that they take
-            // no room in every request's future (itself boxed once per request, and small
-            // enough for the allocator's fast sizes).
-            let outcome = match poll_fn(|cx| Poll::Ready(Pin::new(&mut call).poll(cx))).await {
-                Poll::Ready(outcome) => Some(outcome),
-                Poll::Pending => match Box::pin(self.wait_for(call, request.kind())).await {
-                    Waited::Answered(outcome) => Some(outcome),
-                    Waited::TimedOut => None,
-                    Waited::Abandoned => return,
-                },
-            };
-            let reply = match outcome {
-                None => {
-                    Counters::add(&shared.counters.handler_timeouts, 1);
-                    Counters::add(&shared.counters.errors, 1);
-                    let limit = shared.config.handler_timeout.unwrap_or_default();
-                    debug!(?limit, "handler ran past the handler timeout; cancelled");
-                    let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
-                    request.failed(ApplicationExceptionKind::Timeout, message)
-                }
-                Some(Ok(Err(error))) => {
-                    Counters::add(&shared.counters.errors, 1);
-                    request.answer_failure(&error).into_bytes()
-                }
-                Some(Ok(Ok(reply))) => {
-                    let bytes = reply.into_bytes();
-                    if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
-                        Counters::add(&shared.counters.errors, 1);
-                    }
-                    bytes
-                }
-                Some(Err(panic)) => {
-                    Counters::add(&shared.counters.errors, 1);
-                    error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
-                    request.failed(
-                        ApplicationExceptionKind::InternalError,
-                        format!("internal error processing {}", request.method()),
-                    )
-                }
-            };
-            drop(request);
-            self.request_bytes = None;
-            if let Some(bytes) = reply {
-                self.queue(bytes).await;
+        let outcome = match self.wait_for(call, request.kind()).await {
+            Waited::Answered(outcome) => Some(outcome),
+            Waited::TimedOut => None,
+            Waited::Abandoned => return,
+        };
+        if let Some(unqueued) = self.answer(request, outcome) {
+            self.queue_later(unqueued).await;
+        }
+    }
+
+    /// Answers `request` with its handler's `outcome` (`None`: the handler timed out): the
+    /// reply, an exception for a failure, a timeout or a panic, queued for the writer at
+    /// once when it fits, as most do; else handed back, to wait for with
+    /// [`Handling::queue_later`].
+    fn answer(&mut self, request: Request, outcome: Option<Outcome>) -> Option<Unqueued> {
+        let shared = &self.replying.shared;
+        let reply = match outcome {
+            None => {
+                Counters::add(&shared.counters.handler_timeouts, 1);
+                Counters::add(&shared.counters.errors, 1);
+                let limit = shared.config.handler_timeout.unwrap_or_default();
+                debug!(?limit, "handler ran past the handler timeout; cancelled");
+                let message = format!("{} ran past the server's handler timeout of {limit:?}", request.method());
+                request.failed(ApplicationExceptionKind::Timeout, message)
             }
+            Some(Ok(Err(error))) => {
+                Counters::add(&shared.counters.errors, 1);
+                request.answer_failure(&error).into_bytes()
+            }
+            Some(Ok(Ok(reply))) => {
+                let bytes = reply.into_bytes();
+                if bytes.as_ref().is_some_and(|b| is_exception(b, request.protocol(), request.framing())) {
+                    Counters::add(&shared.counters.errors, 1);
+                }
+                bytes
+            }
+            Some(Err(panic)) => {
+                Counters::add(&shared.counters.errors, 1);
+                error!(panic = panic_message(&*panic), "handler panicked; answering INTERNAL_ERROR");
+                request.failed(
+                    ApplicationExceptionKind::InternalError,
+                    format!("internal error processing {}", request.method()),
+                )
+            }
+        };
+        drop(request);
+        self.request_bytes = None;
+        let bytes = reply?;
+        let Some(owed) = self.replying.budget.try_hold(bytes.len()) else { return Some(Unqueued::Bytes(bytes)) };
+        match self.replying.tx.try_send((bytes, Some(owed))) {
+            // Closed: the writer is gone, and so is the peer.
+            Ok(()) | Err(TrySendError::Closed(_)) => None,
+            Err(TrySendError::Full(reply)) => Some(Unqueued::Held(reply)),
         }
     }
 
@@ -789,38 +821,26 @@ impl Handling {
         }
     }
 
-    /// Queues a reply for the writer: at once when it fits under the budget and in the
-    /// queue, as most do; else (boxed, as in `run`) once it does, unless the shutdown
-    /// deadline passes first.
-    async fn queue(&self, bytes: Bytes) {
+    /// Queues a reply that did not fit at once: waits while the peer leaves earlier replies
+    /// unread, unless the shutdown deadline passes first.
+    async fn queue_later(&self, unqueued: Unqueued) {
         let force = &self.replying.shared.force;
-        let reply = match self.replying.budget.try_hold(bytes.len()) {
-            Some(owed) => match self.replying.tx.try_send((bytes, Some(owed))) {
-                // Closed: the writer is gone, and so is the peer.
-                Ok(()) | Err(TrySendError::Closed(_)) => return,
-                Err(TrySendError::Full(reply)) => reply,
-            },
-            None => {
-                // Waits while the peer leaves earlier replies unread.
-                let held = Box::pin(async {
-                    tokio::select! {
-                        biased;
-                        owed = self.replying.budget.hold(bytes.len()) => Some(owed),
-                        _ = force.cancelled() => None,
-                    }
-                });
-                let Some(owed) = held.await else { return };
+        let reply = match unqueued {
+            Unqueued::Held(reply) => reply,
+            Unqueued::Bytes(bytes) => {
+                let owed = tokio::select! {
+                    biased;
+                    owed = self.replying.budget.hold(bytes.len()) => owed,
+                    _ = force.cancelled() => return,
+                };
                 (bytes, owed)
             }
         };
-        Box::pin(async {
-            tokio::select! {
-                biased;
-                _ = self.replying.tx.send(reply) => {}
-                _ = force.cancelled() => {}
-            }
-        })
-        .await;
+        tokio::select! {
+            biased;
+            _ = self.replying.tx.send(reply) => {}
+            _ = force.cancelled() => {}
+        }
     }
 }
 
