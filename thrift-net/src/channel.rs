@@ -101,16 +101,30 @@ pub struct Reply {
     headers: Option<Box<Headers>>,
 }
 
+/// What a reply's envelope says: its message type and sequence id, and where its body starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReplyParts {
+    pub kind: MessageType,
+    pub seqid: i32,
+    pub body_start: usize,
+}
+
 impl Reply {
     /// Reads the envelope of `message`, a whole reply as a transport yields it, from no
     /// known [peer](Reply::peer) until [`Reply::with_peer`] names one.
     pub fn parse(message: Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Self> {
-        let (kind, seqid, body_start) = {
+        let parts = {
             let mut r = Reader::from_bytes(&message).with_limits(limits);
             let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
-            (header.kind, header.seqid, r.position())
+            ReplyParts { kind: header.kind, seqid: header.seqid, body_start: r.position() }
         };
-        Ok(Reply { message, protocol, kind, seqid, body_start, limits, peer: None, headers: None })
+        Ok(Reply::from_parts(message, protocol, parts, limits))
+    }
+
+    /// A reply whose envelope was read already (into `parts`).
+    pub(crate) fn from_parts(message: Bytes, protocol: ProtocolKind, parts: ReplyParts, limits: Limits) -> Reply {
+        let ReplyParts { kind, seqid, body_start } = parts;
+        Reply { message, protocol, kind, seqid, body_start, limits, peer: None, headers: None }
     }
 
     /// The same reply, as come from `peer`: the endpoint its errors name.

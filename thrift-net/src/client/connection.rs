@@ -9,9 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{
-    ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageHeader, MessageType, Reader,
-};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Reader};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Decoder;
@@ -22,7 +20,7 @@ use super::ClientConfig;
 use crate::buffered::BufferedCodec;
 use crate::call::CallNames;
 use crate::call_error::{is_at_capacity, is_shutting_down, CallSite};
-use crate::channel::{CallError, Reply};
+use crate::channel::{CallError, Reply, ReplyParts};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::header::{Headers, ReplyCodec};
@@ -295,7 +293,7 @@ impl Shared {
     /// or a sequence id no call was ever given.
     fn deliver(&self, incoming: Incoming) -> Result<(), Closed> {
         let header = envelope(&incoming.message, &self.config)?;
-        let (name, kind, seqid) = (header.name, header.kind, header.seqid);
+        let (name, parts, seqid) = (header.name, header.parts, header.parts.seqid);
         let (pending, left, never_given) = {
             let mut state = self.state();
             let pending = state.pending.remove(&seqid);
@@ -312,7 +310,7 @@ impl Shared {
         };
         let names = &pending.names;
         let wrong_name = wrong_name(name, names.service(), names.method());
-        let (outcome, refused) = judge(incoming, kind, wrong_name, &self.config);
+        let (outcome, refused) = judge(incoming, parts, wrong_name, &self.config);
         if let Some(notice) = refused {
             // The server runs nothing more from this connection: send nothing more.
             self.retire(io::ErrorKind::ConnectionAborted, notice);
@@ -324,15 +322,25 @@ impl Shared {
     }
 }
 
-/// A reply's envelope; an error when it is unreadable, after which nothing on the stream
-/// can be trusted.
-pub(super) fn envelope<'a>(message: &'a Bytes, config: &ClientConfig) -> Result<MessageHeader<'a>, Closed> {
+/// A reply's envelope, and where its body starts; an error when it is unreadable, after
+/// which nothing on the stream can be trusted.
+pub(super) fn envelope<'a>(message: &'a Bytes, config: &ClientConfig) -> Result<Envelope<'a>, Closed> {
     let mut r = Reader::from_bytes(message).with_limits(config.limits);
     let header = with_protocol!(config.protocol, P => P::read_message_begin(&mut r));
-    header.map_err(|e| Closed {
+    let header = header.map_err(|e| Closed {
         protocol: Some(e.clone()),
         ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
+    })?;
+    Ok(Envelope {
+        name: header.name,
+        parts: ReplyParts { kind: header.kind, seqid: header.seqid, body_start: r.position() },
     })
+}
+
+/// A reply's envelope as read by [`envelope`].
+pub(super) struct Envelope<'a> {
+    pub name: &'a str,
+    pub parts: ReplyParts,
 }
 
 /// Why a reply naming method `name` is not the reply of a call of `service`'s `method`, if
@@ -347,24 +355,26 @@ pub(super) fn wrong_name(name: &str, service: &str, method: &str) -> Option<Stri
 /// server's notice: the connection must take no more calls.
 pub(super) fn judge(
     Incoming { message, headers }: Incoming,
-    kind: MessageType,
+    parts: ReplyParts,
     wrong_name: Option<String>,
     config: &ClientConfig,
 ) -> (Result<Reply, CallError>, Option<&'static str>) {
     let application =
         |kind, message| Err(CallError::Application(ApplicationException::new(kind, message), CallSite::default()));
-    match (Reply::parse(message, config.protocol, config.limits), wrong_name) {
-        (Err(e), _) => (Err(CallError::Protocol(e, CallSite::default())), None),
-        (Ok(_), Some(message)) => (application(ApplicationExceptionKind::WrongMethodName, message), None),
-        (Ok(_), None) if !matches!(kind, MessageType::Reply | MessageType::Exception) => {
-            let message = format!("expected a reply, got a {kind:?} message");
-            (application(ApplicationExceptionKind::InvalidMessageType, message), None)
-        }
-        (Ok(reply), None) => match refused_unrun(&reply, kind) {
-            // The call did not run: an error already, so a pool sends it again elsewhere.
-            Some((notice, exception)) => (Err(CallError::Application(exception, CallSite::default())), Some(notice)),
-            None => (Ok(reply.with_headers(headers)), None),
-        },
+    let kind = parts.kind;
+    if let Some(message) = wrong_name {
+        return (application(ApplicationExceptionKind::WrongMethodName, message), None);
+    }
+    if !matches!(kind, MessageType::Reply | MessageType::Exception) {
+        let message = format!("expected a reply, got a {kind:?} message");
+        return (application(ApplicationExceptionKind::InvalidMessageType, message), None);
+    }
+    // The envelope was read once, by `envelope`: the reply is made from what it found.
+    let reply = Reply::from_parts(message, config.protocol, parts, config.limits);
+    match refused_unrun(&reply, kind) {
+        // The call did not run: an error already, so a pool sends it again elsewhere.
+        Some((notice, exception)) => (Err(CallError::Application(exception, CallSite::default())), Some(notice)),
+        None => (Ok(reply.with_headers(headers)), None),
     }
 }
 

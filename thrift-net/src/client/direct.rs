@@ -241,12 +241,12 @@ impl State {
         }
         let incoming = io.next_reply().await.map_err(|closed| closed.error())?;
         let header = connection::envelope(&incoming.message, &self.config).map_err(|closed| closed.error())?;
-        if header.seqid != seqid {
-            return Err(Closed::unknown_seqid(header.seqid).error());
+        if header.parts.seqid != seqid {
+            return Err(Closed::unknown_seqid(header.parts.seqid).error());
         }
         let wrong_name = connection::wrong_name(header.name, call.service(), call.method());
-        let kind = header.kind;
-        let (outcome, refused) = connection::judge(incoming, kind, wrong_name, &self.config);
+        let parts = header.parts;
+        let (outcome, refused) = connection::judge(incoming, parts, wrong_name, &self.config);
         // More than the one reply asked for, or a server that takes no more calls here.
         self.broken = refused.is_some() || !io.buf.is_empty();
         outcome.map(Some)

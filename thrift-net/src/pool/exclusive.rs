@@ -26,7 +26,7 @@ use crate::channel::{Call, CallError, CallSite, Reply, Unavailable};
 use crate::client::Direct;
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
-use super::metrics::{Counters, Held};
+use super::metrics::Counters;
 
 /// The exclusive-mode connections of one endpoint.
 pub(crate) struct Exclusive {
@@ -285,13 +285,13 @@ pub(crate) struct Leased {
     /// When an idle connection was checked out: its call's timeout counts from then.
     checked_out: Option<Instant>,
     spoiled: bool,
-    _active: Held,
 }
 
 impl Leased {
+    /// Counted as checked out until dropped.
     fn new(inner: Arc<Inner>, spoiled: bool) -> Leased {
-        let _active = inner.counters.hold(|c| &c.checked_out);
-        Leased { inner, conn: None, checked_out: None, spoiled, _active }
+        inner.counters.checked_out.fetch_add(1, Relaxed);
+        Leased { inner, conn: None, checked_out: None, spoiled }
     }
 
     /// Sends `call` on the connection, as [`Direct::send`] does.
@@ -316,5 +316,6 @@ impl Drop for Leased {
         }
         // After the connection is back, so that a caller woken by the permit finds it idle.
         self.inner.permits.add_permits(1);
+        self.inner.counters.checked_out.fetch_sub(1, Relaxed);
     }
 }
