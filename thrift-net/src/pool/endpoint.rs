@@ -18,7 +18,8 @@ use super::metrics::{Counters, EndpointMetrics};
 use super::shared::SharedConnections;
 
 /// What every endpoint of one pool shares: the settings, a clock origin, and the idle count
-/// over all endpoints (for `max_idle_global`).
+/// over all endpoints (kept only for a `max_idle_global`: one count every return of every
+/// endpoint would otherwise move).
 #[derive(Debug)]
 pub(crate) struct Settings {
     pub config: PoolConfig,

@@ -219,10 +219,11 @@ impl Inner {
             self.counters.idle.fetch_sub(1, Relaxed);
             return false;
         }
-        let global = self.settings.global_idle.fetch_add(1, Relaxed);
-        if config.max_idle_global.is_some_and(|cap| global >= cap) {
-            self.leave_idle(1);
-            return false;
+        if let Some(cap) = config.max_idle_global {
+            if self.settings.global_idle.fetch_add(1, Relaxed) >= cap {
+                self.leave_idle(1);
+                return false;
+            }
         }
         true
     }
@@ -230,7 +231,9 @@ impl Inner {
     fn leave_idle(&self, n: usize) {
         if n > 0 {
             self.counters.idle.fetch_sub(n, Relaxed);
-            self.settings.global_idle.fetch_sub(n, Relaxed);
+            if self.settings.config.max_idle_global.is_some() {
+                self.settings.global_idle.fetch_sub(n, Relaxed);
+            }
         }
     }
 
