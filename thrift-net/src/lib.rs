@@ -154,10 +154,11 @@
 //! # Connection pool
 //!
 //! A [`Pool`] is a [`Channel`] over one or several endpoints, so the same typed client runs
-//! over one connection or a pool: `hello_service::Client::new(pool.clone())`. Its checkout is
-//! bounded by a semaphore (waits are served in turn), checks an idle connection's health,
-//! returns the connection on drop, and runs no background task of its own; it has what users
-//! of Java's commons-pool2 and of Kitex look for:
+//! over one connection or a pool: `hello_service::Client::new(pool.clone())`. Checkouts are
+//! bounded by a semaphore (waits are served in turn), an idle connection's health is checked
+//! before it is lent, a connection goes back when its call ends, and the pool runs no
+//! background task of its own. It has what users of Java's commons-pool2 and of Kitex look
+//! for:
 //!
 //! | [`PoolConfig`] | commons-pool2 / Kitex | what it does |
 //! | --- | --- | --- |
