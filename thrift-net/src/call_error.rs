@@ -160,13 +160,6 @@ pub enum Unavailable {
         /// How many connections were taken, when the pool has a fixed number of them.
         in_use: Option<usize>,
     },
-    /// The connection pool failed otherwise (its message).
-    Pool {
-        /// The endpoint whose pool failed.
-        endpoint: SocketAddr,
-        /// What it said.
-        error: String,
-    },
     /// An in-process service answered a call with no reply.
     NoReply,
 }
@@ -214,7 +207,6 @@ impl fmt::Display for Unavailable {
                     None => Ok(()),
                 }
             }
-            Unavailable::Pool { endpoint, error } => write!(f, "{endpoint}: {error}"),
             Unavailable::NoReply => f.write_str("the service sent no reply to a call"),
         }
     }
