@@ -21,7 +21,8 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 /// A wait for `token`, polled only from one task (a connection's reader or writer).
 pub(crate) struct Signal {
     wait: Pin<Box<WaitForCancellationFutureOwned>>,
-    /// Set once the token's wait list woke the waker it was joined with.
+    /// The waker the token's wait list holds, from the first poll on; its flag is set when
+    /// the token is cancelled.
     joined: Option<Arc<Fired>>,
 }
 

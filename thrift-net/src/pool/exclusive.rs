@@ -10,9 +10,9 @@
 //! Written here rather than on deadpool, which this module used before: measured under
 //! callgrind on the RPC benchmark, deadpool's checkout and return took about 1,600 of the
 //! 10,800 instructions of a whole pool call (its boxed futures, hooks, per-object metrics with
-//! a clock read, and recycling through an async trait), where this takes a few hundred. The
-//! rules are the ones deadpool had (semaphore-bounded, fair waits, LIFO or FIFO), and
-//! `pool_knobs.rs` tests each.
+//! a clock read, and recycling through an async trait), where this takes about 800, the health
+//! check included. The rules are the ones deadpool had (semaphore-bounded, fair waits, LIFO or
+//! FIFO), and the pool tests (`pool_knobs.rs`, `pool_faults.rs`, `pool_load.rs`) check each.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -24,6 +24,7 @@ use tokio::sync::{Semaphore, TryAcquireError};
 
 use crate::channel::{Call, CallError, CallSite, Reply, Unavailable};
 use crate::client::Direct;
+use crate::error::TransportError;
 
 use super::endpoint::{CheckoutError, Connection, Health, Settings};
 use super::metrics::Counters;
@@ -43,6 +44,9 @@ struct Inner {
     idle: Mutex<Idle>,
     /// [`Settings::now`] of the last lazy prune.
     last_prune: AtomicU64,
+    /// Nanoseconds between lazy prunes: half the shorter of `idle_timeout` and
+    /// `max_lifetime`; `None` when neither is set.
+    prune_every: Option<u64>,
 }
 
 /// The idle connections, oldest return first.
@@ -55,7 +59,10 @@ struct Idle {
 
 impl Exclusive {
     pub fn new(addr: SocketAddr, settings: Arc<Settings>, counters: Arc<Counters>, health: Arc<Health>) -> Self {
-        let permits = Semaphore::new(settings.config.max_total.min(Semaphore::MAX_PERMITS));
+        let config = &settings.config;
+        let permits = Semaphore::new(config.max_total.min(Semaphore::MAX_PERMITS));
+        let prune_every = [config.idle_timeout, config.max_lifetime].into_iter().flatten().min();
+        let prune_every = prune_every.map(|every| (every / 2).max(Duration::from_millis(1)).as_nanos() as u64);
         let inner = Inner {
             addr,
             settings,
@@ -64,6 +71,7 @@ impl Exclusive {
             permits,
             idle: Mutex::new(Idle::default()),
             last_prune: AtomicU64::new(0),
+            prune_every,
         };
         Exclusive { inner: Arc::new(inner) }
     }
@@ -79,17 +87,15 @@ impl Exclusive {
             // Boxed: only a call that waits carries the wait's timer.
             Err(TryAcquireError::NoPermits) => Box::pin(self.wait_for_permit()).await?,
         }
-        // From here the lease gives the permit back, however the checkout ends.
+        // From here the lease gives the permit back, however the checkout ends. Spoiled until
+        // the call says otherwise: a call dropped midway discards the connection.
         let mut leased = Leased::new(inner.clone(), true);
         match inner.take_idle() {
             Some((conn, now)) => {
                 leased.conn = Some(conn);
-                leased.checked_out = Some(now);
+                leased.checked_out_at = Some(now);
             }
-            None => {
-                let opened = Connection::open(inner.addr, &inner.settings, &inner.counters, &inner.health).await;
-                leased.conn = Some(opened.map_err(CheckoutError::Connect)?);
-            }
+            None => leased.conn = Some(inner.open().await.map_err(CheckoutError::Connect)?),
         }
         Ok(leased)
     }
@@ -135,7 +141,7 @@ impl Exclusive {
             permit.forget();
             // Returned to the idle queue when dropped, as a call's connection would be.
             let mut leased = Leased::new(inner.clone(), false);
-            match Connection::open(inner.addr, &inner.settings, &inner.counters, &inner.health).await {
+            match inner.open().await {
                 Ok(conn) => leased.conn = Some(conn),
                 Err(_) => return (opened, true),
             }
@@ -158,6 +164,11 @@ impl Exclusive {
 }
 
 impl Inner {
+    /// A new connection to the endpoint (its outcome counted in the endpoint's health).
+    async fn open(&self) -> Result<Connection<Direct>, TransportError> {
+        Connection::open(self.addr, &self.settings, &self.counters, &self.health).await
+    }
+
     fn lock_idle(&self) -> MutexGuard<'_, Idle> {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -240,11 +251,7 @@ impl Inner {
     /// Whether a lazy prune is due at `now`: idle and lifetime expiry are looked at, at
     /// most, twice per the shorter of the two, by whichever return comes first.
     fn prune_due(&self, now: Instant) -> bool {
-        let config = &self.settings.config;
-        let Some(every) = [config.idle_timeout, config.max_lifetime].into_iter().flatten().min() else {
-            return false;
-        };
-        let every = (every / 2).max(Duration::from_millis(1)).as_nanos() as u64;
+        let Some(every) = self.prune_every else { return false };
         let now = self.settings.at(now);
         let last = self.last_prune.load(Relaxed);
         now.saturating_sub(last) >= every && self.last_prune.compare_exchange(last, now, Relaxed, Relaxed).is_ok()
@@ -286,7 +293,7 @@ pub(crate) struct Leased {
     inner: Arc<Inner>,
     conn: Option<Connection<Direct>>,
     /// When an idle connection was checked out: its call's timeout counts from then.
-    checked_out: Option<Instant>,
+    checked_out_at: Option<Instant>,
     spoiled: bool,
 }
 
@@ -294,13 +301,13 @@ impl Leased {
     /// Counted as checked out until dropped.
     fn new(inner: Arc<Inner>, spoiled: bool) -> Leased {
         inner.counters.checked_out.fetch_add(1, Relaxed);
-        Leased { inner, conn: None, checked_out: None, spoiled }
+        Leased { inner, conn: None, checked_out_at: None, spoiled }
     }
 
     /// Sends `call` on the connection, as [`Direct::send`] does.
     pub async fn send(&mut self, call: &Call) -> Result<Option<Reply>, CallError> {
         match &mut self.conn {
-            Some(conn) => conn.link.send(call, self.checked_out).await,
+            Some(conn) => conn.link.send(call, self.checked_out_at).await,
             None => unreachable!("a lease handed out holds its connection until dropped"),
         }
     }

@@ -465,7 +465,8 @@ impl<S: ThriftService> Connection<S> {
                     loop {
                         match codec.decode_eof(&mut reader.buf) {
                             Ok(Some(message)) => {
-                                if !self.dispatch(message, std::time::Instant::now()).await {
+                                let arrived = reader.progress().into_std();
+                                if !self.dispatch(message, arrived).await {
                                     return;
                                 }
                             }
