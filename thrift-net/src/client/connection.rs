@@ -181,25 +181,21 @@ impl Shared {
 
     /// Takes a call out of the table (it timed out, failed to send, or was dropped).
     pub fn forget(&self, seqid: i32) {
-        let left = {
-            let mut state = self.state();
-            state.pending.remove(&seqid);
-            state.pending.len()
-        };
-        self.closed_if_drained(left);
+        self.state().pending.remove(&seqid);
+        self.closed_if_drained();
     }
 
     /// Fails a call the writer will not send.
     fn not_sent(&self, seqid: i32) {
-        let (pending, left, error) = {
+        let (pending, error) = {
             let mut state = self.state();
             let error = Self::refusal(&state);
-            (state.pending.remove(&seqid), state.pending.len(), error)
+            (state.pending.remove(&seqid), error)
         };
         if let (Some(pending), Some(error)) = (pending, error) {
             let _ = pending.waiter.send(Err(error));
         }
-        self.closed_if_drained(left);
+        self.closed_if_drained();
     }
 
     /// The error for a call the connection can no longer send.
@@ -239,25 +235,34 @@ impl Shared {
     /// those queued is written; the calls already written still get their replies, and the
     /// connection closes after the last.
     fn retire(&self, kind: io::ErrorKind, reason: impl Into<Arc<str>>) {
-        let left = {
+        {
             let mut state = self.state();
             if state.closing.is_none() && state.closed.is_none() {
                 let closing = Closed::new(kind, reason);
                 debug!(reason = &*closing.reason, calls = state.pending.len(), "connection takes no new calls");
                 state.closing = Some(closing);
             }
-            state.pending.len()
-        };
+        }
         self.retiring.store(true, Relaxed);
-        self.closed_if_drained(left);
+        self.closed_if_drained();
     }
 
-    /// Closes a retiring connection once no call waits on it.
-    fn closed_if_drained(&self, left: usize) {
-        if left > 0 || !self.retiring.load(Relaxed) {
+    /// Closes a retiring connection once no call waits on it. The table is looked at here,
+    /// not counted by the caller earlier: a call may have entered it in between (before the
+    /// connection retired), and closing then would fail that call with the retirement's
+    /// reason although it was never answered.
+    fn closed_if_drained(&self) {
+        if !self.retiring.load(Relaxed) {
             return;
         }
-        let closing = self.state().closing.clone();
+        // A retiring connection takes no new call, so an empty table stays empty.
+        let closing = {
+            let state = self.state();
+            if !state.pending.is_empty() {
+                return;
+            }
+            state.closing.clone()
+        };
         if let Some(closing) = closing {
             self.close_with(closing);
         }
@@ -294,11 +299,11 @@ impl Shared {
     fn deliver(&self, incoming: Incoming) -> Result<(), Closed> {
         let header = envelope(&incoming.message, &self.config)?;
         let (name, parts, seqid) = (header.name, header.parts, header.parts.seqid);
-        let (pending, left, never_given) = {
+        let (pending, never_given) = {
             let mut state = self.state();
             let pending = state.pending.remove(&seqid);
             let never_given = pending.is_none() && !state.wrapped && (seqid <= 0 || seqid >= state.next_seqid);
-            (pending, state.pending.len(), never_given)
+            (pending, never_given)
         };
         let Some(pending) = pending else {
             self.stray.fetch_add(1, Relaxed);
@@ -317,7 +322,7 @@ impl Shared {
         }
         // The caller may have given up a moment ago; then nobody wants it.
         let _ = pending.waiter.send(outcome);
-        self.closed_if_drained(left);
+        self.closed_if_drained();
         Ok(())
     }
 }
