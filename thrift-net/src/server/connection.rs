@@ -434,8 +434,8 @@ impl<S: ThriftService> Connection<S> {
 
     async fn read_until_stopped(&self, reader: &mut Reader<impl AsyncRead + Unpin>, codec: &mut WireCodec) {
         loop {
-            // Once a turn: the requests of one read are dispatched together (a look at the
-            // token takes its lock), and the waits of a dispatch watch the stop themselves.
+            // Before each turn; a request's dispatch looks again, and refuses it once the
+            // server has stopped.
             if self.stop.is_cancelled() {
                 return;
             }
@@ -619,11 +619,17 @@ impl<S: ThriftService> Connection<S> {
         incoming.peer = self.peer.clone();
         Counters::add(&shared.counters.requests, 1);
         // The request's bytes under the connection's budget, and its place among the
-        // requests in flight: taken at once when free, as they nearly always are (the reader
-        // looked at the stop before this turn); else waited for, boxed, so that only a
-        // request that waits carries the waits.
-        let fast =
-            self.replying.budget.try_hold(incoming.message().len()).filter(|_| self.replying.in_flight.try_begin());
+        // requests in flight: taken at once when free, as they nearly always are; else
+        // waited for, boxed, so that only a request that waits carries the waits. A request
+        // read after the stop takes the waiting path too, which answers it as refused: run,
+        // its caller would not learn of the shutdown from its reply and could keep writing
+        // calls to a connection about to stop reading.
+        let fast = match self.stop.is_cancelled() {
+            true => None,
+            false => {
+                self.replying.budget.try_hold(incoming.message().len()).filter(|_| self.replying.in_flight.try_begin())
+            }
+        };
         let owed = match fast {
             Some(owed) => Some(owed),
             None => match Box::pin(self.wait_to_run(&incoming)).await {
