@@ -20,6 +20,9 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 /// A wait for `token`, polled only from one task (a connection's reader or writer).
 pub(crate) struct Signal {
+    /// For a look before the first poll. (Only the server's reader looks; the client waits.)
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    token: CancellationToken,
     wait: Pin<Box<WaitForCancellationFutureOwned>>,
     /// The waker the token's wait list holds, from the first poll on; its flag is set when
     /// the token is cancelled.
@@ -46,7 +49,17 @@ impl Wake for Fired {
 
 impl Signal {
     pub fn new(token: CancellationToken) -> Self {
-        Signal { wait: Box::pin(token.cancelled_owned()), joined: None }
+        Signal { wait: Box::pin(token.clone().cancelled_owned()), token, joined: None }
+    }
+
+    /// Whether the token is cancelled, without waiting: once the signal has been polled, a
+    /// load of its flag (which the cancel sets before it returns) rather than the token's lock.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub fn is_set(&self) -> bool {
+        match &self.joined {
+            Some(joined) => joined.fired.load(Ordering::Acquire),
+            None => self.token.is_cancelled(),
+        }
     }
 
     /// Ready once the token is cancelled. Every poll must come from the same task: only the
@@ -83,11 +96,14 @@ mod tests {
         let wakes = Wakes::new();
         let waker = wakes.waker();
         let mut cx = Context::from_waker(&waker);
+        assert!(!signal.is_set());
         for _ in 0..3 {
             assert!(signal.poll(&mut cx).is_pending());
         }
+        assert!(!signal.is_set());
         token.cancel();
         assert_eq!(wakes.count(), 1, "the task is woken by the cancel");
+        assert!(signal.is_set(), "the cancel is seen without a poll");
         assert!(signal.poll(&mut cx).is_ready());
         assert!(signal.poll(&mut cx).is_ready(), "and stays ready");
     }
@@ -97,6 +113,7 @@ mod tests {
         let token = CancellationToken::new();
         token.cancel();
         let mut signal = Signal::new(token);
+        assert!(signal.is_set(), "seen before the first poll");
         assert!(signal.poll(&mut Context::from_waker(Waker::noop())).is_ready());
     }
 }

@@ -14,13 +14,14 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit};
 use tokio::time::{Instant, Sleep};
 use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, error, Instrument};
 
 use super::bind::Shared;
+use super::budget::{Budget, Owed};
 use super::codec::WireCodec;
 use super::listener::Stream;
 use super::metrics::{is_exception, Counters};
@@ -67,11 +68,7 @@ pub(crate) async fn serve<S: ThriftService, IO: Stream>(
     debug!(?wire, "protocol detected");
 
     let (tx, rx) = replies(shared.config.max_in_flight);
-    let budget = Arc::new(Budget {
-        bytes: Semaphore::new(shared.config.max_pending_bytes),
-        max: shared.config.max_pending_bytes,
-        counters: shared.counters.clone(),
-    });
+    let budget = Budget::new(shared.config.max_pending_bytes, shared.counters.clone());
     let finish = CancellationToken::new();
     let gone = CancellationToken::new();
     let turns = rx.turns();
@@ -117,54 +114,6 @@ impl OpenConnection {
 impl Drop for OpenConnection {
     fn drop(&mut self) {
         Counters::sub(&self.counters.connections, 1);
-    }
-}
-
-/// The bytes one connection may hold in requests being handled and replies not yet written;
-/// each guard it hands out keeps a reference to it (one per guard, where a semaphore's own
-/// guard and the counters' would be two).
-struct Budget {
-    bytes: Semaphore,
-    max: usize,
-    counters: Arc<Counters>,
-}
-
-impl Budget {
-    /// Waits until `len` bytes (at most the whole budget) fit, and holds them until the
-    /// guard drops. `None` only if the semaphore closed, which it never does.
-    async fn hold(self: &Arc<Self>, len: usize) -> Option<Owed> {
-        let n = self.permits(len);
-        self.bytes.acquire_many(n).await.ok()?.forget();
-        Some(self.owed(n))
-    }
-
-    /// Holds `len` bytes if they fit now.
-    fn try_hold(self: &Arc<Self>, len: usize) -> Option<Owed> {
-        let n = self.permits(len);
-        self.bytes.try_acquire_many(n).ok()?.forget();
-        Some(self.owed(n))
-    }
-
-    fn permits(&self, len: usize) -> u32 {
-        len.clamp(1, self.max) as u32
-    }
-
-    fn owed(self: &Arc<Self>, n: u32) -> Owed {
-        Counters::add(&self.counters.bytes_pending, u64::from(n));
-        Owed { budget: self.clone(), n }
-    }
-}
-
-/// Bytes held under a connection's [`Budget`], given back on drop.
-struct Owed {
-    budget: Arc<Budget>,
-    n: u32,
-}
-
-impl Drop for Owed {
-    fn drop(&mut self) {
-        self.budget.bytes.add_permits(self.n as usize);
-        Counters::sub(&self.budget.counters.bytes_pending, u64::from(self.n));
     }
 }
 
@@ -436,14 +385,14 @@ impl<S: ThriftService> Connection<S> {
         loop {
             // Before each turn; a request's dispatch looks again, and refuses it once the
             // server has stopped.
-            if self.stop.is_cancelled() {
+            if reader.stop.is_set() {
                 return;
             }
             loop {
                 match codec.decode(&mut reader.buf) {
                     Ok(Some(message)) => {
                         let arrived = reader.progress().into_std();
-                        if !self.dispatch(message, arrived).await {
+                        if !self.dispatch(message, arrived, reader.stop.is_set()).await {
                             return;
                         }
                     }
@@ -466,7 +415,7 @@ impl<S: ThriftService> Connection<S> {
                         match codec.decode_eof(&mut reader.buf) {
                             Ok(Some(message)) => {
                                 let arrived = reader.progress().into_std();
-                                if !self.dispatch(message, arrived).await {
+                                if !self.dispatch(message, arrived, reader.stop.is_set()).await {
                                     return;
                                 }
                             }
@@ -603,8 +552,9 @@ impl<S: ThriftService> Connection<S> {
         debug!(%e, "undecodable stream; closing");
     }
 
-    /// Starts handling one message. `false` when the connection must stop reading.
-    async fn dispatch(&self, (message, framing): (Bytes, Framing), arrived: std::time::Instant) -> bool {
+    /// Starts handling one message, read when the connection had `stopped` reading or not.
+    /// `false` when the connection must stop reading.
+    async fn dispatch(&self, (message, framing): (Bytes, Framing), arrived: std::time::Instant, stopped: bool) -> bool {
         let shared = &self.replying.shared;
         let mut incoming = match Request::framed_as(message, self.wire.protocol, framing, shared.config.limits, arrived)
         {
@@ -624,7 +574,7 @@ impl<S: ThriftService> Connection<S> {
         // read after the stop takes the waiting path too, which answers it as refused: run,
         // its caller would not learn of the shutdown from its reply and could keep writing
         // calls to a connection about to stop reading.
-        let fast = match self.stop.is_cancelled() {
+        let fast = match stopped {
             true => None,
             false => {
                 self.replying.budget.try_hold(incoming.message().len()).filter(|_| self.replying.in_flight.try_begin())
@@ -678,7 +628,7 @@ impl<S: ThriftService> Connection<S> {
     async fn wait_to_run(&self, incoming: &Request) -> Option<Option<Owed>> {
         let owed = tokio::select! {
             biased;
-            owed = self.replying.budget.hold(incoming.message().len()) => owed,
+            owed = self.replying.budget.hold(incoming.message().len()) => Some(owed),
             _ = self.stop.cancelled() => None,
         };
         let stopped = self.stop.is_cancelled();
@@ -837,7 +787,7 @@ impl Handling {
             Unqueued::Bytes(bytes) => {
                 let owed = tokio::select! {
                     biased;
-                    owed = self.replying.budget.hold(bytes.len()) => owed,
+                    owed = self.replying.budget.hold(bytes.len()) => Some(owed),
                     _ = force.cancelled() => return,
                 };
                 (bytes, owed)

@@ -12,6 +12,8 @@ mod response;
 #[cfg(feature = "server")]
 mod bind;
 #[cfg(feature = "server")]
+mod budget;
+#[cfg(feature = "server")]
 mod codec;
 #[cfg(feature = "server")]
 mod config;
