@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use thrift_core::{DecodeOwned, Limits, MessageType, Reader};
+use thrift_core::{DecodeOwned, Limits, MessageType, Reader, SharedStr};
 
 use super::peer::Peer;
 use crate::framing::Framing;
@@ -28,11 +28,11 @@ pub struct Request {
     pub(super) framing: Framing,
     pub(super) kind: MessageType,
     pub(super) seqid: i32,
-    /// Where the method name starts and ends in `message`; `method_start` skips a
-    /// multiplexed `Service:` prefix.
-    pub(super) name_start: usize,
-    pub(super) method_start: usize,
-    pub(super) name_end: usize,
+    /// The name the message carries, checked once as it is read (the dispatch and the reply
+    /// each read it again), and where the method starts in it, past a multiplexed `Service:`
+    /// prefix.
+    pub(super) name: SharedStr,
+    pub(super) method_at: usize,
     pub(super) body_start: usize,
     pub(super) limits: Limits,
     pub(super) peer: Peer,
@@ -96,23 +96,20 @@ impl Request {
         arrived: Instant,
     ) -> thrift_core::Result<Self> {
         let protocol = framing.protocol().unwrap_or(protocol);
-        let (kind, seqid, name_start, name_end, body_start) = {
+        let (kind, seqid, name, body_start) = {
             let mut r = Reader::from_bytes(&message).with_limits(limits);
             let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
-            let name_start = header.name.as_ptr() as usize - message.as_ptr() as usize;
-            (header.kind, header.seqid, name_start, name_start + header.name.len(), r.position())
+            (header.kind, header.seqid, shared_name(&message, header.name), r.position())
         };
-        let name = &message[name_start..name_end];
-        let method_start = name.iter().position(|&b| b == b':').map_or(name_start, |i| name_start + i + 1);
+        let method_at = name.find(':').map_or(0, |colon| colon + 1);
         Ok(Request {
             message,
             protocol,
             framing,
             kind,
             seqid,
-            name_start,
-            method_start,
-            name_end,
+            name,
+            method_at,
             body_start,
             limits,
             peer: Peer::Local,
@@ -122,13 +119,15 @@ impl Request {
     }
 
     /// A copy to answer this request with when its handler does not (a timeout, a panic):
-    /// everything but its headers, which answering does not read, so nothing is allocated.
+    /// everything but its bytes and its headers, which answering does not read, so nothing is
+    /// allocated and the read buffer's count of references is not touched.
     #[cfg(feature = "server")]
     pub(super) fn answering_copy(&self) -> Request {
         Request {
-            message: self.message.clone(),
+            message: Bytes::new(),
             framing: self.framing.without_headers(),
             peer: self.peer.clone(),
+            name: self.name.clone(),
             reply_headers: ReplyHeaders::default(),
             ..*self
         }
@@ -176,13 +175,12 @@ impl Request {
 
     /// The method name, without a multiplexed `Service:` prefix.
     pub fn method(&self) -> &str {
-        std::str::from_utf8(&self.message[self.method_start..self.name_end]).unwrap_or_default()
+        &self.name[self.method_at..]
     }
 
     /// The multiplexed protocol's service name, when the call has a `Service:` prefix.
     pub fn service(&self) -> Option<&str> {
-        (self.method_start > self.name_start)
-            .then(|| std::str::from_utf8(&self.message[self.name_start..self.method_start - 1]).unwrap_or_default())
+        (self.method_at > 0).then(|| &self.name[..self.method_at - 1])
     }
 
     /// The sequence id the reply must carry.
@@ -265,4 +263,17 @@ impl Request {
         let body = self.message.slice(self.body_start..);
         with_protocol!(self.protocol, P => P::from_bytes_with_limits::<T>(&body, &self.limits))
     }
+}
+
+/// `name`, a string inside `message`, as an owned string: copied inline when short, as
+/// nearly all names are (no reference to the message to count), else a slice of `message`.
+fn shared_name(message: &Bytes, name: &str) -> SharedStr {
+    if name.len() > SharedStr::INLINE_CAPACITY {
+        // Checked as UTF-8 already: this does not fail.
+        if let Ok(shared) = SharedStr::from_utf8(message.slice_ref(name.as_bytes())) {
+            return shared;
+        }
+    }
+    let Ok(copied) = name.parse();
+    copied
 }

@@ -52,8 +52,7 @@ impl Request {
     #[doc(hidden)]
     pub fn unknown_method(&self) -> Response {
         // The whole name, `Service:` prefix and all: what the caller asked for.
-        let name = std::str::from_utf8(&self.message[self.name_start..self.name_end]).unwrap_or_default();
-        let message = format!("unknown method {name}");
+        let message = format!("unknown method {}", self.name);
         self.exception(&ApplicationException::new(ApplicationExceptionKind::UnknownMethod, message))
     }
 
