@@ -97,8 +97,11 @@ link!(Direct);
 #[derive(Debug)]
 pub(crate) struct Connection<L> {
     pub link: L,
-    created: Instant,
-    /// Nanoseconds after `created` when it last started or finished a call.
+    /// The pool's epoch: the times below are nanoseconds after it, as [`Settings::at`]
+    /// counts them (a check and a return each read one such time).
+    epoch: Instant,
+    created: u64,
+    /// When it last started or finished a call.
     last_used: AtomicU64,
     /// Takes no new calls (it saw a timeout); closed once its calls end.
     retired: AtomicBool,
@@ -130,12 +133,13 @@ impl<L: Link> Connection<L> {
                 health.connected();
                 Counters::bump(&counters.created);
                 counters.open.fetch_add(1, Relaxed);
-                let created = Instant::now();
+                let created = settings.now();
                 let counters = counters.clone();
                 Ok(Connection {
                     link,
+                    epoch: settings.epoch,
                     created,
-                    last_used: AtomicU64::new(0),
+                    last_used: AtomicU64::new(created),
                     retired: AtomicBool::new(false),
                     counters,
                 })
@@ -148,9 +152,16 @@ impl<L: Link> Connection<L> {
         }
     }
 
-    /// Notes that it started or finished a call at `now`.
-    pub fn touch(&self, now: Instant) {
-        self.last_used.store(now.saturating_duration_since(self.created).as_nanos() as u64, Relaxed);
+    /// Notes that it started or finished a call at `now`, and says when that was in the
+    /// pool's time ([`Settings::at`]).
+    pub fn touch(&self, now: Instant) -> u64 {
+        let at = self.at(now);
+        self.last_used.store(at, Relaxed);
+        at
+    }
+
+    fn at(&self, instant: Instant) -> u64 {
+        instant.saturating_duration_since(self.epoch).as_nanos() as u64
     }
 
     pub fn retire(&self) {
@@ -166,11 +177,12 @@ impl<L: Link> Connection<L> {
         if self.retired.load(Relaxed) {
             return Some("retired after a timeout");
         }
-        let age = now.saturating_duration_since(self.created);
+        let at = self.at(now);
+        let age = Duration::from_nanos(at.saturating_sub(self.created));
         if config.max_lifetime.is_some_and(|limit| age >= limit) {
             return Some("past max_lifetime");
         }
-        let idle = age.saturating_sub(Duration::from_nanos(self.last_used.load(Relaxed)));
+        let idle = Duration::from_nanos(at.saturating_sub(self.last_used.load(Relaxed)));
         if config.idle_timeout.is_some_and(|limit| idle >= limit) {
             return Some("idle past idle_timeout");
         }

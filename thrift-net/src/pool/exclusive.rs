@@ -203,8 +203,7 @@ impl Inner {
             return;
         }
         // One look at the clock for both.
-        let now = Instant::now();
-        conn.touch(now);
+        let now = conn.touch(Instant::now());
         let refused = {
             let mut idle = self.lock_idle();
             match idle.closed {
@@ -248,11 +247,10 @@ impl Inner {
         }
     }
 
-    /// Whether a lazy prune is due at `now`: idle and lifetime expiry are looked at, at
-    /// most, twice per the shorter of the two, by whichever return comes first.
-    fn prune_due(&self, now: Instant) -> bool {
+    /// Whether a lazy prune is due at `now` (the pool's time): idle and lifetime expiry are
+    /// looked at, at most, twice per the shorter of the two, by whichever return comes first.
+    fn prune_due(&self, now: u64) -> bool {
         let Some(every) = self.prune_every else { return false };
-        let now = self.settings.at(now);
         let last = self.last_prune.load(Relaxed);
         now.saturating_sub(last) >= every && self.last_prune.compare_exchange(last, now, Relaxed, Relaxed).is_ok()
     }
