@@ -16,14 +16,21 @@ impl<F: Future> Future for CatchUnwind<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let future = &mut self.get_mut().0;
-        // The future is dropped, never polled again, after a panic, so whatever state the
-        // panic left it in is not observed: asserting unwind safety is sound here.
-        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+        // The future is dropped, never polled again, after a panic.
+        match catch_unwind(|| future.as_mut().poll(cx)) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
             Err(panic) => Poll::Ready(Err(panic)),
         }
     }
+}
+
+/// Runs `f`, turning a panic into an `Err`: a handler's poll, and the synchronous parts of
+/// handling a request (a service's `poll_ready` and `call`). Whatever state the panic left
+/// behind is dropped with the request, never used again, so asserting unwind safety is
+/// sound here.
+pub(crate) fn catch_unwind<T>(f: impl FnOnce() -> T) -> Result<T, Box<dyn Any + Send>> {
+    std::panic::catch_unwind(AssertUnwindSafe(f))
 }
 
 pub(crate) fn panic_message(panic: &(dyn Any + Send)) -> &str {

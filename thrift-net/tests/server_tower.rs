@@ -208,3 +208,74 @@ async fn shared_static_and_layered_handlers_serve_as_they_are() {
     assert_eq!(within(client.whoami(Some("routed".into()))).await.unwrap().tag.as_deref(), Some("routed"));
     handle.shutdown(Duration::from_secs(5)).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_to_a_service_not_ready_waits_for_it_and_then_runs() {
+    let keeper = Arc::new(Gatekeeper::default());
+    let server = Server::builder().layer(ConcurrencyLimitLayer::new(1)).build();
+    let handle = server.bind("127.0.0.1:0", gate::Server::new(keeper.clone())).await.unwrap();
+    let client = connect(handle.local_addr()).await;
+
+    let first = tokio::spawn({
+        let client = client.clone();
+        async move { within(client.pass(1)).await }
+    });
+    eventually("the first call reached its handler", || keeper.waiting.load(Ordering::SeqCst) == 1).await;
+    // The same connection: the service is not ready for this one until the first ends.
+    let second = tokio::spawn({
+        let client = client.clone();
+        async move { within(client.pass(2)).await }
+    });
+    eventually("the second request was read", || handle.metrics().requests == 2).await;
+    assert_eq!(keeper.waiting.load(Ordering::SeqCst), 1, "the second waits for the service, unrun");
+
+    keeper.gate.add_permits(1);
+    assert_eq!(first.await.unwrap().unwrap(), 1);
+    eventually("the second call reached its handler", || keeper.waiting.load(Ordering::SeqCst) == 2).await;
+    keeper.gate.add_permits(1);
+    assert_eq!(second.await.unwrap().unwrap(), 2);
+    handle.shutdown(Duration::from_secs(5)).await;
+}
+
+/// A service that never becomes ready: its readiness fails, or panics.
+#[derive(Clone)]
+struct NeverReady {
+    panics: bool,
+    called: Arc<AtomicUsize>,
+}
+
+impl tower::Service<Request> for NeverReady {
+    type Response = thrift_net::server::Response;
+    type Error = thrift_net::server::BoxError;
+    type Future = std::future::Ready<Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Self::Error>> {
+        if self.panics {
+            panic!("readiness panicked");
+        }
+        std::task::Poll::Ready(Err("the backend is gone".into()))
+    }
+
+    fn call(&mut self, _: Request) -> Self::Future {
+        self.called.fetch_add(1, Ordering::SeqCst);
+        std::future::ready(Err("called although not ready".into()))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_whose_readiness_fails_or_panics_is_answered_internal_error_and_the_connection_stays() {
+    for panics in [false, true] {
+        let called = Arc::new(AtomicUsize::new(0));
+        let handle =
+            Server::builder().build().bind("127.0.0.1:0", NeverReady { panics, called: called.clone() }).await.unwrap();
+        let client = connect(handle.local_addr()).await;
+        for n in 0..2 {
+            let err = within(client.pass(n)).await.unwrap_err();
+            let CallError::Application(e, ..) = &err else { panic!("expected an application exception, got {err:?}") };
+            assert_eq!(e.kind, ApplicationExceptionKind::InternalError, "panics: {panics}: {e}");
+        }
+        assert_eq!(called.load(Ordering::SeqCst), 0, "never called");
+        assert_eq!(handle.metrics().errors, 2, "panics: {panics}");
+        handle.shutdown(Duration::from_secs(5)).await;
+    }
+}
