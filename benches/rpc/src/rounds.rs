@@ -1,12 +1,13 @@
-//! The ratios the issue-22 targets judge (our pool and our pipelined client against the raw
-//! ceiling at 64 callers), measured in interleaved rounds rather than once.
+//! The figures the issue-22 targets judge (our pool and our pipelined client against the raw
+//! ceiling: throughput and CPU time at 64 callers, latency at one), measured in interleaved
+//! rounds rather than once.
 //!
 //! On a shared two-core machine one five-second cell moves by ±15% from run to run, and the
 //! raw ceiling's cell runs minutes apart from ours: a single pair of cells can put the same
-//! build anywhere from 0.6× to 0.95× raw. Here the three clients take turns against
-//! servers started once (raw, pool, pipelined, raw, pool, ...), each round's ratio is taken
-//! against the raw run of the same round, and the targets read the median over the rounds,
-//! with its range.
+//! build anywhere from 0.6× to 0.95× raw, and one disturbed cell at one caller moves its p50
+//! by a third. Here the three clients take turns against servers started once (raw, pool,
+//! pipelined, raw, pool, ...) at each level, each round's ratio is taken against the raw run
+//! of the same round, and the targets read the medians over the rounds, with their range.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -16,8 +17,12 @@ use thrift_loadtest::Stats;
 use crate::compare::{run_client, start_server, PairKind, RunArgs};
 use crate::cpu::CpuPerCall;
 
-/// The callers of every round.
+/// The callers at which throughput and CPU time are judged.
 pub const LEVEL: usize = 64;
+
+/// The levels the rounds run at, when the run has them: one caller for latency, then
+/// [`LEVEL`].
+pub const LEVELS: [usize; 2] = [1, LEVEL];
 
 /// The pairs that take turns: the ceiling first in each round.
 pub const PAIRS: [PairKind; 3] = [PairKind::Raw, PairKind::OursPool, PairKind::OursPipelined];
@@ -27,6 +32,8 @@ pub const PAIRS: [PairKind; 3] = [PairKind::Raw, PairKind::OursPool, PairKind::O
 pub struct RoundRun {
     /// Which round, from 0.
     pub round: usize,
+    /// Its callers.
+    pub concurrency: usize,
     /// Which pair.
     pub pair: PairKind,
     /// What the client measured.
@@ -61,15 +68,19 @@ impl Spread {
     }
 }
 
-/// Whether `args` asks for the rounds and for everything they need.
-pub fn wanted(args: &RunArgs, pairs: &[PairKind]) -> bool {
-    args.rounds > 0 && args.concurrency.contains(&LEVEL) && PAIRS.iter().all(|p| pairs.contains(p))
+/// The levels of [`LEVELS`] that `args` asks for rounds at: none unless it asks for rounds
+/// and for every pair of [`PAIRS`].
+pub fn levels(args: &RunArgs, pairs: &[PairKind]) -> Vec<usize> {
+    if args.rounds == 0 || !PAIRS.iter().all(|p| pairs.contains(p)) {
+        return Vec::new();
+    }
+    LEVELS.into_iter().filter(|c| args.concurrency.contains(c)).collect()
 }
 
-/// Runs `args.rounds` rounds of [`PAIRS`] at [`LEVEL`] callers, each client for
+/// Runs `args.rounds` rounds of [`PAIRS`] at each of `levels`, each client for
 /// `args.duration`. A run that fails is left out (and said on stderr); a server that does
 /// not start ends the rounds.
-pub fn run(args: &RunArgs) -> Result<Vec<RoundRun>, String> {
+pub fn run(args: &RunArgs, levels: &[usize]) -> Result<Vec<RoundRun>, String> {
     // One server of ours serves both of our clients; the raw one its own.
     let mut servers = Vec::new();
     for pair in [PairKind::Raw, PairKind::OursPool] {
@@ -81,48 +92,55 @@ pub fn run(args: &RunArgs) -> Result<Vec<RoundRun>, String> {
     }
     let mut runs = Vec::new();
     for round in 0..args.rounds {
-        for pair in PAIRS {
-            let (addr, server) = &servers[usize::from(pair != PairKind::Raw)];
-            match run_client(&pair.pair(), (*addr, server.id()), LEVEL, args.warmup, args) {
-                Ok(report) => {
-                    eprintln!(
-                        "round {} of {}, {}: {:.0} QPS",
-                        round + 1,
-                        args.rounds,
-                        pair.pair().name,
-                        report.stats.qps
-                    );
-                    runs.push(RoundRun { round, pair, stats: report.stats, cpu: report.cpu });
+        for &concurrency in levels {
+            for pair in PAIRS {
+                let (addr, server) = &servers[usize::from(pair != PairKind::Raw)];
+                let turn = format!("round {} of {}, {} × {concurrency}", round + 1, args.rounds, pair.pair().name);
+                match run_client(&pair.pair(), (*addr, server.id()), concurrency, args.warmup, args) {
+                    Ok(report) => {
+                        eprintln!("{turn}: {:.0} QPS, p50 {} µs", report.stats.qps, report.stats.p50_us);
+                        runs.push(RoundRun { round, concurrency, pair, stats: report.stats, cpu: report.cpu });
+                    }
+                    Err(e) => eprintln!("{turn}: {e}"),
                 }
-                Err(e) => eprintln!("round {} of {}, {}: {e}", round + 1, args.rounds, pair.pair().name),
+                // Let the sockets of the last run close before the next.
+                std::thread::sleep(Duration::from_millis(300));
             }
-            // Let the sockets of the last run close before the next.
-            std::thread::sleep(Duration::from_millis(300));
         }
     }
     Ok(runs)
 }
 
-/// `pair`'s QPS over the raw ceiling's in the same round, over the rounds where both ran.
+/// `pair`'s runs at `concurrency`.
+fn of(runs: &[RoundRun], pair: PairKind, concurrency: usize) -> impl Iterator<Item = &RoundRun> {
+    runs.iter().filter(move |r| r.pair == pair && r.concurrency == concurrency)
+}
+
+/// `pair`'s QPS over the raw ceiling's in the same round, at [`LEVEL`], over the rounds
+/// where both ran.
 pub fn ratio_to_raw(runs: &[RoundRun], pair: PairKind) -> Option<Spread> {
-    let qps = |round, kind| runs.iter().find(|r| r.round == round && r.pair == kind).map(|r| r.stats.qps);
-    let rounds = runs.iter().map(|r| r.round).max().map_or(0, |last| last + 1);
-    let ratios = (0..rounds)
-        .filter_map(|round| Some((qps(round, pair)?, qps(round, PairKind::Raw)?)))
+    let raw = |round| of(runs, PairKind::Raw, LEVEL).find(|r| r.round == round).map(|r| r.stats.qps);
+    let ratios = of(runs, pair, LEVEL)
+        .filter_map(|ours| Some((ours.stats.qps, raw(ours.round)?)))
         .filter(|&(_, raw)| raw > 0.0)
         .map(|(ours, raw)| ours / raw)
         .collect();
     Spread::of(ratios)
 }
 
-/// `pair`'s QPS over the rounds.
+/// `pair`'s QPS over the rounds, at [`LEVEL`].
 pub fn qps(runs: &[RoundRun], pair: PairKind) -> Option<Spread> {
-    Spread::of(runs.iter().filter(|r| r.pair == pair).map(|r| r.stats.qps).collect())
+    Spread::of(of(runs, pair, LEVEL).map(|r| r.stats.qps).collect())
 }
 
-/// `pair`'s CPU time per call over the rounds: the median of each side apart.
+/// `pair`'s p50 latency over the rounds at one caller, µs.
+pub fn p50_alone(runs: &[RoundRun], pair: PairKind) -> Option<Spread> {
+    Spread::of(of(runs, pair, 1).map(|r| r.stats.p50_us as f64).collect())
+}
+
+/// `pair`'s CPU time per call over the rounds at [`LEVEL`]: the median of each side apart.
 pub fn cpu(runs: &[RoundRun], pair: PairKind) -> Option<CpuPerCall> {
-    let cpus: Vec<CpuPerCall> = runs.iter().filter(|r| r.pair == pair).filter_map(|r| r.cpu).collect();
+    let cpus: Vec<CpuPerCall> = of(runs, pair, LEVEL).filter_map(|r| r.cpu).collect();
     let server_us = Spread::of(cpus.iter().map(|c| c.server_us).collect())?.median;
     let client_us = Spread::of(cpus.iter().map(|c| c.client_us).collect())?.median;
     Some(CpuPerCall { server_us, client_us })
@@ -134,7 +152,8 @@ mod tests {
 
     fn run(round: usize, pair: PairKind, qps: f64, cpu: Option<(f64, f64)>) -> RoundRun {
         let stats = Stats { qps, ..Stats::default() };
-        RoundRun { round, pair, stats, cpu: cpu.map(|(server_us, client_us)| CpuPerCall { server_us, client_us }) }
+        let cpu = cpu.map(|(server_us, client_us)| CpuPerCall { server_us, client_us });
+        RoundRun { round, concurrency: LEVEL, pair, stats, cpu }
     }
 
     #[test]
@@ -154,6 +173,9 @@ mod tests {
             run(1, PairKind::OursPool, 180.0, Some((6.0, 9.0))),
             // A round whose raw run failed gives no ratio.
             run(2, PairKind::OursPool, 50.0, None),
+            // Nor does one at another level.
+            RoundRun { concurrency: 1, ..run(3, PairKind::Raw, 1.0, None) },
+            RoundRun { concurrency: 1, ..run(3, PairKind::OursPool, 1.0, None) },
         ];
         let ratio = ratio_to_raw(&runs, PairKind::OursPool).unwrap();
         assert_eq!((ratio.min, ratio.max, ratio.rounds), (0.8, 0.9, 2));
@@ -161,5 +183,12 @@ mod tests {
         assert_eq!(qps(&runs, PairKind::OursPool).unwrap().median, 80.0);
         assert_eq!(cpu(&runs, PairKind::OursPool), Some(CpuPerCall { server_us: 7.0, client_us: 8.0 }));
         assert_eq!(ratio_to_raw(&runs, PairKind::OursPipelined), None);
+        let alone = |p50_us| RoundRun {
+            concurrency: 1,
+            stats: Stats { p50_us, ..Stats::default() },
+            ..run(0, PairKind::OursPool, 0.0, None)
+        };
+        let p50 = p50_alone(&[alone(30), alone(20), runs[1].clone()], PairKind::OursPool).unwrap();
+        assert_eq!((p50.median, p50.rounds), (25.0, 2));
     }
 }

@@ -50,25 +50,27 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
 #[test]
 fn the_rounds_take_turns_against_servers_started_once() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
-        .args(["run", "--pairs", "raw,ours-pool,ours-pipelined", "-c", "64"])
+        .args(["run", "--pairs", "raw,ours-pool,ours-pipelined", "-c", "1,64"])
         .args(["-d", "1s", "--warmup", "200ms", "--rounds", "2", "--no-write"])
         .output()
         .expect("run rpc-compare");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     let turns: Vec<&str> = stderr.lines().filter(|l| l.starts_with("round ")).collect();
-    let expected: Vec<String> = (1..=2)
-        .flat_map(|round| {
-            ["raw ceiling", "ours pool", "ours pipelined"].map(move |pair| format!("round {round} of 2, {pair}: "))
-        })
-        .collect();
+    let mut expected = Vec::new();
+    for round in 1..=2 {
+        for callers in [1, 64] {
+            for pair in ["raw ceiling", "ours pool", "ours pipelined"] {
+                expected.push(format!("round {round} of 2, {pair} × {callers}: "));
+            }
+        }
+    }
     assert_eq!(turns.len(), expected.len(), "{stderr}");
     for (turn, expected) in turns.iter().zip(&expected) {
-        let qps: f64 = turn
-            .strip_prefix(expected.as_str())
-            .and_then(|rest| rest.strip_suffix(" QPS"))
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("expected `{expected}N QPS`, got `{turn}`"));
-        assert!(qps > 0.0, "{turn}");
+        let figures =
+            turn.strip_prefix(expected.as_str()).unwrap_or_else(|| panic!("expected `{expected}…`, got `{turn}`"));
+        let qps: f64 =
+            figures.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("no QPS in `{turn}`"));
+        assert!(qps > 0.0 && figures.contains(" QPS, p50 "), "{turn}");
     }
 }
