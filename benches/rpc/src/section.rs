@@ -183,8 +183,8 @@ pub fn targets(results: &Results) -> String {
 }
 
 /// The targets of issue 22: throughput, CPU time and latency against the raw ceiling (a
-/// connection per caller, nothing decoded), each with its measured figure. Throughput and
-/// CPU time come from the interleaved [`rounds`] when they ran, else from the table's cells.
+/// connection per caller, nothing decoded), each with its measured figure: from the
+/// interleaved [`rounds`] when they ran, else from the table's cells.
 pub fn ceiling_targets(results: &Results) -> String {
     let mut out = String::new();
     let runs = &results.rounds;
