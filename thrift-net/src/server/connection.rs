@@ -614,19 +614,24 @@ impl<S: ThriftService> Connection<S> {
             Ok(Poll::Ready(Err(e))) => return self.settle(handling, answering, Ok(Err(e.into())), span),
             Err(panic) => return self.settle(handling, answering, Err(panic), span),
             Ok(Poll::Pending) => {
-                let call = CatchUnwind(Box::pin(ready_call(service, incoming)));
-                self.replying.shared.tracker.spawn(handling.finish(answering, call).instrument(span));
-                return true;
+                return self.hand_off(handling, answering, CatchUnwind(Box::pin(ready_call(service, incoming))), span)
             }
         };
         let mut call = CatchUnwind(Box::pin(async move { call.await.map_err(Into::into) }));
         match poll_fn(|cx| Poll::Ready(span.in_scope(|| Pin::new(&mut call).poll(cx)))).await {
             Poll::Ready(outcome) => self.settle(handling, answering, outcome, span),
-            Poll::Pending => {
-                self.replying.shared.tracker.spawn(handling.finish(answering, call).instrument(span));
-                true
-            }
+            Poll::Pending => self.hand_off(handling, answering, call, span),
         }
+    }
+
+    /// Hands a request whose handler has yet to answer to a task of its own, which waits for
+    /// `call` and answers. `true`, for [`Connection::dispatch`].
+    fn hand_off<F>(&self, handling: Handling, answering: Request, call: CatchUnwind<F>, span: tracing::Span) -> bool
+    where
+        F: Future<Output = Result<Response, BoxError>> + Send + 'static,
+    {
+        self.replying.shared.tracker.spawn(handling.finish(answering, call).instrument(span));
+        true
     }
 
     /// Answers a request whose handler gave its `outcome` at once: the reply queued in place,
