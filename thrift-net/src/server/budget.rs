@@ -175,7 +175,7 @@ mod tests {
         let budget = budget(10);
         let full = budget.try_hold(10).unwrap();
         let mut wait = Box::pin(budget.hold(5));
-        assert!(wait.as_mut().poll(&mut Context::from_waker(std::task::Waker::noop())).is_pending());
+        assert!(wait.as_mut().poll(&mut Context::from_waker(&Wakes::new().waker())).is_pending());
         drop(wait);
         drop(full);
         assert!(budget.try_hold(5).is_some(), "the cancelled wait does not hold new holds back");

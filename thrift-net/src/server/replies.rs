@@ -143,7 +143,7 @@ pub(crate) async fn reader_then_writer<T>(
 #[cfg(test)]
 mod tests {
     use std::pin::Pin;
-    use std::task::{Context, Waker};
+    use std::task::Context;
 
     use tokio::sync::oneshot;
 
@@ -162,7 +162,7 @@ mod tests {
     }
 
     fn now<F: Future>(f: F) -> F::Output {
-        match pin!(f).poll(&mut Context::from_waker(Waker::noop())) {
+        match pin!(f).poll(&mut Context::from_waker(&Wakes::new().waker())) {
             Poll::Ready(out) => out,
             Poll::Pending => panic!("a send that should not wait waited"),
         }
