@@ -4,16 +4,18 @@
 # Instructions do not move with the machine's load, so two builds compare in any run.
 #
 #   cargo build --release -p thrift-rpc-bench --bin rpc-compare
-#   benches/scripts/rpc-callgrind.sh server|client [CLIENT]     (CLIENT default: ours-pool)
+#   benches/scripts/rpc-callgrind.sh server|client [CLIENT [SERVER]]
+#       (CLIENT default: ours-pool; SERVER default: ours, or raw-codec, raw)
 #
-# `server`: `rpc-compare serve ours` under callgrind, its counters zeroed once it listens
+# `server`: `rpc-compare serve SERVER` under callgrind, its counters zeroed once it listens
 # (startup left out), loaded by CLIENT natively. `client`: `rpc-compare load CLIENT` under
-# callgrind against a native `serve ours` (its connection setup is counted too, spread over
-# the calls). 16 callers, 5 s. BIN=path/to/rpc-compare overrides the binary (default:
+# callgrind against a native `serve SERVER` (its connection setup is counted too, spread over
+# the calls). The Thrift floor, for instance: `server raw-codec raw-codec`. 16 callers, 5 s. BIN=path/to/rpc-compare overrides the binary (default:
 # $CARGO_TARGET_DIR or target/, release/rpc-compare); KEEP=dir keeps the callgrind output there.
 set -euo pipefail
-side=${1:?usage: rpc-callgrind.sh server|client [CLIENT]}
+side=${1:?usage: rpc-callgrind.sh server|client [CLIENT [SERVER]]}
 client=${2:-ours-pool}
+server_kind=${3:-ours}
 bin=${BIN:-${CARGO_TARGET_DIR:-$(dirname "$0")/../../target}/release/rpc-compare}
 [ -x "$bin" ] || { echo "no $bin: cargo build --release -p thrift-rpc-bench --bin rpc-compare" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -36,7 +38,7 @@ load() {
 
 case $side in
 server)
-    "${callgrind[@]}" "$bin" serve ours --addr 127.0.0.1:$port >/dev/null 2>&1 &
+    "${callgrind[@]}" "$bin" serve "$server_kind" --addr 127.0.0.1:$port >/dev/null 2>&1 &
     server=$!
     listening
     callgrind_control -z "$server" >/dev/null 2>&1
@@ -46,12 +48,12 @@ server)
     wait "$server" 2>/dev/null || true
     ;;
 client)
-    "$bin" serve ours --addr 127.0.0.1:$port >/dev/null 2>&1 &
+    "$bin" serve "$server_kind" --addr 127.0.0.1:$port >/dev/null 2>&1 &
     listening
     load "${callgrind[@]}" "$bin" 2>/dev/null
     ;;
 *)
-    echo "usage: rpc-callgrind.sh server|client [CLIENT]" >&2
+    echo "usage: rpc-callgrind.sh server|client [CLIENT [SERVER]]" >&2
     exit 2
     ;;
 esac
@@ -59,7 +61,7 @@ esac
 calls=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['calls'])" "$tmp/load.json")
 instructions=$(cat "$tmp"/callgrind.* | awk '/^summary:/ { s += $2 } END { print s }')
 [ "$calls" -gt 0 ] || { echo "the client made no call" >&2; exit 1; }
-echo "$side ($client, 16 callers): $calls calls, $((instructions / calls)) instructions per call"
+echo "$side ($client against $server_kind, 16 callers): $calls calls, $((instructions / calls)) instructions per call"
 if [ -n "${KEEP:-}" ]; then
     mkdir -p "$KEEP"
     cp "$tmp"/callgrind.* "$KEEP"/

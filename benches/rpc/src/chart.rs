@@ -19,6 +19,7 @@ fn color(pair: PairKind) -> (u8, u8, u8) {
         PairKind::JavaOursPool => (197, 176, 213),
         PairKind::Raw => (44, 160, 44),
         PairKind::RawPipelined => (152, 223, 138),
+        PairKind::RawCodec => (188, 189, 34),
         PairKind::OursHeader => (174, 199, 232),
         PairKind::OursTtheader => (158, 218, 229),
         PairKind::VoloToOurs => (140, 86, 75),

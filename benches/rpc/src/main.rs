@@ -31,8 +31,8 @@ use thrift_net::Transport;
 /// The transport of every pair of ours but the TTHeader one.
 const FRAMED: Transport = Transport::Framed;
 
-/// HelloService over loopback against volo-thrift, Apache's Rust and Java Thrift, and a
-/// raw ceiling.
+/// HelloService over loopback against volo-thrift, Apache's Rust and Java Thrift, a raw
+/// ceiling and a Thrift floor (the ceiling plus the codec's work).
 #[derive(Parser, Debug)]
 #[command(name = "rpc-compare", version, about)]
 struct Cli {
@@ -75,6 +75,8 @@ pub enum ServerKind {
     ApacheTserver,
     /// Pre-encoded replies, nothing decoded.
     Raw,
+    /// The raw server's loop, with each call decoded and its reply encoded by `thrift-core`.
+    RawCodec,
 }
 
 /// The clients `load` runs.
@@ -102,6 +104,8 @@ pub enum ClientKind {
     Raw,
     /// Pre-encoded requests, one connection with every call in flight.
     RawPipelined,
+    /// The raw client's loop, with each request encoded and its reply decoded by `thrift-core`.
+    RawCodec,
 }
 
 /// What `load` runs and for how long.
@@ -175,6 +179,7 @@ fn serve(server: ServerKind, addr: SocketAddr, payload: Payload) -> std::io::Res
         ServerKind::Volo => runtime()?.block_on(peers::volo::serve(addr, false)),
         ServerKind::VoloMultiplex => runtime()?.block_on(peers::volo::serve(addr, true)),
         ServerKind::Raw => runtime()?.block_on(peers::raw::serve(addr, payload)),
+        ServerKind::RawCodec => runtime()?.block_on(peers::codec::serve(addr)),
     }
 }
 
@@ -196,6 +201,7 @@ fn load(args: &LoadArgs) -> std::io::Result<thrift_loadtest::Stats> {
         ClientKind::VoloMultiplex => runtime()?.block_on(peers::volo::load(addr, true, args)),
         ClientKind::Raw => runtime()?.block_on(peers::raw::load(addr, args)),
         ClientKind::RawPipelined => runtime()?.block_on(peers::raw::load_pipelined(addr, args)),
+        ClientKind::RawCodec => runtime()?.block_on(peers::codec::load(addr, args)),
     })
 }
 

@@ -5,9 +5,11 @@
 //! On a shared two-core machine one five-second cell moves by ±15% from run to run, and the
 //! raw ceiling's cell runs minutes apart from ours: a single pair of cells can put the same
 //! build anywhere from 0.6× to 0.95× raw, and one disturbed cell at one caller moves its p50
-//! by a third. Here the three clients take turns against servers started once (raw, pool,
+//! by a third. Here the clients take turns against servers started once (raw, pool,
 //! pipelined, raw, pool, ...) at each level, each round's ratio is taken against the raw run
 //! of the same round, and the targets read the medians over the rounds, with their range.
+//! When the run has the Thrift floor ([`PairKind::RawCodec`]), it takes its turn after raw's,
+//! and our clients are also judged against it.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -24,8 +26,26 @@ pub const LEVEL: usize = 64;
 /// [`LEVEL`].
 pub const LEVELS: [usize; 2] = [1, LEVEL];
 
-/// The pairs that take turns: the ceiling first in each round.
+/// The pairs the rounds need: the ceiling first in each round.
 pub const PAIRS: [PairKind; 3] = [PairKind::Raw, PairKind::OursPool, PairKind::OursPipelined];
+
+/// The pairs that take turns, in their order: [`PAIRS`], with the Thrift floor after the
+/// ceiling when `asked` has it.
+pub fn turns(asked: &[PairKind]) -> Vec<PairKind> {
+    let mut turns = PAIRS.to_vec();
+    if asked.contains(&PairKind::RawCodec) {
+        turns.insert(1, PairKind::RawCodec);
+    }
+    turns
+}
+
+/// The server a turn's client loads: the raw pairs their own, ours one for both clients.
+fn server_of(pair: PairKind) -> PairKind {
+    match pair {
+        PairKind::Raw | PairKind::RawCodec => pair,
+        _ => PairKind::OursPool,
+    }
+}
 
 /// One client run of one round.
 #[derive(Clone, Debug)]
@@ -77,24 +97,29 @@ pub fn levels(args: &RunArgs, pairs: &[PairKind]) -> Vec<usize> {
     LEVELS.into_iter().filter(|c| args.concurrency.contains(c)).collect()
 }
 
-/// Runs `args.rounds` rounds of [`PAIRS`] at each of `levels`, each client for
+/// Runs `args.rounds` rounds of `turns` at each of `levels`, each client for
 /// `args.duration`. A run that fails is left out (and said on stderr); a server that does
 /// not start ends the rounds.
-pub fn run(args: &RunArgs, levels: &[usize]) -> Result<Vec<RoundRun>, String> {
-    // One server of ours serves both of our clients; the raw one its own.
-    let mut servers = Vec::new();
-    for pair in [PairKind::Raw, PairKind::OursPool] {
+pub fn run(args: &RunArgs, levels: &[usize], turns: &[PairKind]) -> Result<Vec<RoundRun>, String> {
+    // Each server is started once, before the first round.
+    let mut servers: Vec<(PairKind, SocketAddr, crate::compare::ServerProcess)> = Vec::new();
+    for &pair in turns {
+        let kind = server_of(pair);
+        if servers.iter().any(|(k, ..)| *k == kind) {
+            continue;
+        }
         let port = crate::compare::free_port().map_err(|e| format!("no free port: {e}"))?;
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut server = start_server(&pair.pair(), port, args, &Err("not asked for".into()))?;
+        let mut server = start_server(&kind.pair(), port, args, &Err("not asked for".into()))?;
         server.wait_listening(addr, Duration::from_secs(20))?;
-        servers.push((addr, server));
+        servers.push((kind, addr, server));
     }
     let mut runs = Vec::new();
     for round in 0..args.rounds {
         for &concurrency in levels {
-            for pair in PAIRS {
-                let (addr, server) = &servers[usize::from(pair != PairKind::Raw)];
+            for &pair in turns {
+                let (_, addr, server) =
+                    servers.iter().find(|(kind, ..)| *kind == server_of(pair)).expect("started above");
                 let turn = format!("round {} of {}, {} × {concurrency}", round + 1, args.rounds, pair.pair().name);
                 match run_client(&pair.pair(), (*addr, server.id()), concurrency, args.warmup, args) {
                     Ok(report) => {
@@ -116,14 +141,14 @@ fn of(runs: &[RoundRun], pair: PairKind, concurrency: usize) -> impl Iterator<It
     runs.iter().filter(move |r| r.pair == pair && r.concurrency == concurrency)
 }
 
-/// `pair`'s QPS over the raw ceiling's in the same round, at [`LEVEL`], over the rounds
-/// where both ran.
-pub fn ratio_to_raw(runs: &[RoundRun], pair: PairKind) -> Option<Spread> {
-    let raw = |round| of(runs, PairKind::Raw, LEVEL).find(|r| r.round == round).map(|r| r.stats.qps);
+/// `pair`'s QPS over `base`'s in the same round (the raw ceiling's, or the Thrift floor's),
+/// at [`LEVEL`], over the rounds where both ran.
+pub fn ratio_to(runs: &[RoundRun], pair: PairKind, base: PairKind) -> Option<Spread> {
+    let base_qps = |round| of(runs, base, LEVEL).find(|r| r.round == round).map(|r| r.stats.qps);
     let ratios = of(runs, pair, LEVEL)
-        .filter_map(|ours| Some((ours.stats.qps, raw(ours.round)?)))
-        .filter(|&(_, raw)| raw > 0.0)
-        .map(|(ours, raw)| ours / raw)
+        .filter_map(|ours| Some((ours.stats.qps, base_qps(ours.round)?)))
+        .filter(|&(_, base)| base > 0.0)
+        .map(|(ours, base)| ours / base)
         .collect();
     Spread::of(ratios)
 }
@@ -177,12 +202,12 @@ mod tests {
             RoundRun { concurrency: 1, ..run(3, PairKind::Raw, 1.0, None) },
             RoundRun { concurrency: 1, ..run(3, PairKind::OursPool, 1.0, None) },
         ];
-        let ratio = ratio_to_raw(&runs, PairKind::OursPool).unwrap();
+        let ratio = ratio_to(&runs, PairKind::OursPool, PairKind::Raw).unwrap();
         assert_eq!((ratio.min, ratio.max, ratio.rounds), (0.8, 0.9, 2));
         assert!((ratio.median - 0.85).abs() < 1e-9);
         assert_eq!(qps(&runs, PairKind::OursPool).unwrap().median, 80.0);
         assert_eq!(cpu(&runs, PairKind::OursPool), Some(CpuPerCall { server_us: 7.0, client_us: 8.0 }));
-        assert_eq!(ratio_to_raw(&runs, PairKind::OursPipelined), None);
+        assert_eq!(ratio_to(&runs, PairKind::OursPipelined, PairKind::Raw), None);
         let alone = |p50_us| RoundRun {
             concurrency: 1,
             stats: Stats { p50_us, ..Stats::default() },

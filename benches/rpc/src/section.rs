@@ -191,7 +191,7 @@ pub fn ceiling_targets(results: &Results) -> String {
     let raw = results.stats(PairKind::Raw, CPU_LEVEL);
     for (kind, name, target) in [(PairKind::OursPool, "pool", 0.9), (PairKind::OursPipelined, "pipelined", 0.95)] {
         let what = format!("Ours ({name}) vs the raw ceiling at {CPU_LEVEL}");
-        let spread = rounds::ratio_to_raw(runs, kind);
+        let spread = rounds::ratio_to(runs, kind, PairKind::Raw);
         let medians = rounds::qps(runs, kind).zip(rounds::qps(runs, PairKind::Raw));
         match (spread, medians, results.stats(kind, CPU_LEVEL), raw) {
             (Some(r), Some((ours, raw)), ..) => {
@@ -264,6 +264,49 @@ pub fn ceiling_targets(results: &Results) -> String {
     out
 }
 
+/// The Thrift floor against the ceiling and against ours: what decoding and encoding the
+/// messages costs by itself, and what our server and clients cost beyond it. Not a target:
+/// it says how much of the distance to the ceiling any Thrift implementation must keep.
+pub fn floor(results: &Results) -> String {
+    let runs = &results.rounds;
+    let from_rounds = rounds::qps(runs, PairKind::RawCodec).is_some();
+    // A ratio of `pair` to `base` at the level: medians of each round's, or of the cells.
+    let ratio_to = |pair, base| match from_rounds {
+        true => rounds::ratio_to(runs, pair, base).map(|r| r.median),
+        false => Some(results.stats(pair, CPU_LEVEL)?.qps / results.stats(base, CPU_LEVEL)?.qps),
+    };
+    let cpu = |kind| if from_rounds { rounds::cpu(runs, kind) } else { results.cpu(kind, CPU_LEVEL) };
+    let Some(floor_to_raw) = ratio_to(PairKind::RawCodec, PairKind::Raw) else {
+        return "- The Thrift floor (raw + codec) was not measured in this run.\n".into();
+    };
+    let source = if from_rounds { ", medians of the rounds" } else { "" };
+    let mut out = format!(
+        "- The Thrift floor (raw + codec: the ceiling's sockets and loops, each message decoded and encoded by \
+         `thrift-core`, nothing else) at {CPU_LEVEL}{source}: {floor_to_raw:.2}× the raw ceiling's QPS"
+    );
+    if let (Some(floor), Some(raw)) = (cpu(PairKind::RawCodec), cpu(PairKind::Raw)) {
+        let _ = write!(
+            out,
+            ", CPU time per call {:.1} µs ({:.1} + {:.1}), {} of raw's",
+            floor.total_us(),
+            floor.server_us,
+            floor.client_us,
+            ratio(floor.total_us(), raw.total_us())
+        );
+    }
+    out.push_str(".\n");
+    for (kind, name) in [(PairKind::OursPool, "pool"), (PairKind::OursPipelined, "pipelined")] {
+        if let Some(to_floor) = ratio_to(kind, PairKind::RawCodec) {
+            let _ = write!(out, "- Ours ({name}) vs the Thrift floor at {CPU_LEVEL}: {to_floor:.2}× its QPS");
+            if let (Some(ours), Some(floor)) = (cpu(kind), cpu(PairKind::RawCodec)) {
+                let _ = write!(out, ", {} of its CPU time per call", ratio(ours.total_us(), floor.total_us()));
+            }
+            out.push_str(".\n");
+        }
+    }
+    out
+}
+
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -309,10 +352,12 @@ pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
         levels.join(", "),
     );
     if let Some(rounds) = results.rounds.iter().map(|r| r.round + 1).max() {
+        let floor = results.rounds.iter().any(|r| r.pair == PairKind::RawCodec);
+        let clients = if floor { "raw, raw + codec, pool and pipelined" } else { "raw, pool and pipelined" };
         let _ = writeln!(
             out,
             "The issue-22 figures (throughput and CPU time at {CPU_LEVEL} callers, latency at one) come from \
-             {rounds} further rounds in which the raw, pool and pipelined clients take turns against servers \
+             {rounds} further rounds in which the {clients} clients take turns against servers \
              started once ({:.1} s each, as the cells), each round's ratio taken against the raw run of the same \
              round: one cell of each, minutes apart, can put the same build anywhere from 0.6× to 0.95× raw on a \
              shared machine.\n",
@@ -325,6 +370,8 @@ pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
     out.push_str(&targets(results));
     out.push_str("\n### Targets (issue 22)\n\n");
     out.push_str(&ceiling_targets(results));
+    out.push('\n');
+    out.push_str(&floor(results));
     out.push_str("\n### The pairs\n\n| pair | server | client |\n|---|---|---|\n");
     let mut seen = Vec::new();
     for row in &results.rows {
@@ -360,7 +407,12 @@ pub fn section(results: &Results, java_unavailable: Option<String>) -> String {
          replies. The pipelined floor is an order of magnitude above every real client: it does no \
          work per call beyond copying bytes, where a real client wakes the calling task for each \
          reply, passes each call between its caller, writer and reader, encodes and decodes, and the \
-         server dispatches each request to a handler. Against it, ours is far from the target.\n",
+         server dispatches each request to a handler. Against it, ours is far from the target.\n\
+         - `raw + codec`, the Thrift floor, runs the raw ceiling's loops with the work the protocol \
+         itself asks for: its server decodes each call's envelope and arguments (strings sliced from \
+         the frame, not copied), checks the method, runs the handler and encodes the reply; its client \
+         encodes each request and decodes and checks each reply. It has no limits, timeouts, metrics, \
+         spans, panic catching, pool or dispatch, which is what our pairs add on top of it.\n",
     );
     match java_unavailable {
         Some(why) if why != "not asked for" => {
@@ -508,7 +560,7 @@ mod tests {
     fn a_pair_that_did_not_run_says_why() {
         let table = table(&results());
         assert!(row(&table, "apache java").ends_with("not run: javac is missing |"), "{table}");
-        assert_eq!(table.lines().count(), 2 + 6, "{table}");
+        assert_eq!(table.lines().count(), 2 + 7, "{table}");
     }
 
     #[test]
@@ -518,6 +570,41 @@ mod tests {
         let mut cells = results();
         cells.rounds.clear();
         assert!(!section(&cells, None).contains("further rounds"));
+    }
+
+    #[test]
+    fn the_floor_is_set_against_the_ceiling_and_against_ours() {
+        // From the cells when the rounds had no floor.
+        let text = floor(&results());
+        assert!(
+            text.contains("at 64: 0.95× the raw ceiling's QPS, CPU time per call 9.4 µs (4.5 + 4.9), 1.11× of raw's."),
+            "{text}"
+        );
+        assert!(text.contains("- Ours (pool) vs the Thrift floor at 64: 0.96× its QPS, 1.11× of its CPU"), "{text}");
+        assert!(text.contains("- Ours (pipelined) vs the Thrift floor at 64: 1.02× its QPS, 1.01× of its"), "{text}");
+
+        // From the rounds when it took its turns: each round's ratio against its own floor run.
+        let mut rounds = results();
+        for (round, qps, cpu) in [(0, 90_000.0, 6.0), (1, 100_000.0, 6.5)] {
+            let stats = Stats { qps, ..Stats::default() };
+            let cpu = Some(crate::cpu::CpuPerCall { server_us: cpu, client_us: cpu });
+            let pair = PairKind::RawCodec;
+            rounds.rounds.push(crate::rounds::RoundRun { round, concurrency: CPU_LEVEL, pair, stats, cpu });
+        }
+        let text = floor(&rounds);
+        assert!(
+            text.contains(
+                "at 64, medians of the rounds: 0.87× the raw ceiling's QPS, CPU time per call 12.5 µs (6.2 + 6.2), \
+                 1.14× of raw's."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("- Ours (pool) vs the Thrift floor at 64: 0.98× its QPS, 1.16× of its CPU"), "{text}");
+        assert!(section(&rounds, None).contains("the raw, raw + codec, pool and pipelined clients take turns"));
+
+        let mut without = results();
+        without.rows.retain(|r| r.pair.kind != PairKind::RawCodec);
+        assert_eq!(floor(&without), "- The Thrift floor (raw + codec) was not measured in this run.\n");
     }
 
     #[test]

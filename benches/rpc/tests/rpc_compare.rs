@@ -8,7 +8,7 @@ use std::process::Command;
 fn a_short_run_measures_every_rust_pair_without_errors() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
         .args(["run", "--pairs"])
-        .arg("ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined,ours-header,volo-to-ours,ours-ttheader-to-volo")
+        .arg("ours-pipelined,ours-pool,volo,volo-multiplex,apache,raw,raw-pipelined,raw-codec,ours-header,volo-to-ours,ours-ttheader-to-volo")
         .args(["-c", "4", "-d", "1s", "--warmup", "200ms", "--no-write"])
         .output()
         .expect("run rpc-compare");
@@ -28,6 +28,7 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
             "apache rust",
             "raw ceiling",
             "raw pipelined",
+            "raw + codec",
             "ours header",
             // Interop: volo's default client (TTHeader) against our server, and our TTHeader
             // client against volo's server; zero errors means every call came back right.
@@ -50,7 +51,7 @@ fn a_short_run_measures_every_rust_pair_without_errors() {
 #[test]
 fn the_rounds_take_turns_against_servers_started_once() {
     let output = Command::new(env!("CARGO_BIN_EXE_rpc-compare"))
-        .args(["run", "--pairs", "raw,ours-pool,ours-pipelined", "-c", "1,64"])
+        .args(["run", "--pairs", "raw,raw-codec,ours-pool,ours-pipelined", "-c", "1,64"])
         .args(["-d", "1s", "--warmup", "200ms", "--rounds", "2", "--no-write"])
         .output()
         .expect("run rpc-compare");
@@ -60,7 +61,8 @@ fn the_rounds_take_turns_against_servers_started_once() {
     let mut expected = Vec::new();
     for round in 1..=2 {
         for callers in [1, 64] {
-            for pair in ["raw ceiling", "ours pool", "ours pipelined"] {
+            // The Thrift floor takes its turn after the ceiling.
+            for pair in ["raw ceiling", "raw + codec", "ours pool", "ours pipelined"] {
                 expected.push(format!("round {round} of 2, {pair} × {callers}: "));
             }
         }

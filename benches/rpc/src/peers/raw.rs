@@ -22,16 +22,16 @@ use crate::LoadArgs;
 
 /// `sayHello`'s arguments.
 #[derive(ThriftStruct)]
-struct SayHelloArgs {
+pub(crate) struct SayHelloArgs {
     #[thrift(id = 1)]
-    req: HelloRequest,
+    pub(crate) req: HelloRequest,
 }
 
 /// `sayHello`'s result: the return value is field 0.
 #[derive(ThriftStruct)]
-struct SayHelloResult {
+pub(crate) struct SayHelloResult {
     #[thrift(id = 0)]
-    success: HelloResponse,
+    pub(crate) success: HelloResponse,
 }
 
 /// A framed binary message, with the offset of its sequence id.
@@ -45,7 +45,7 @@ fn framed<T: thrift_core::Encode>(kind: MessageType, body: &T) -> (Vec<u8>, usiz
     (out, 4 + 4 + 4 + name.len())
 }
 
-fn request(payload: Payload) -> HelloRequest {
+pub(crate) fn request(payload: Payload) -> HelloRequest {
     HelloRequest { name: "Jonny".into(), message: payload.message().into() }
 }
 
