@@ -295,11 +295,18 @@ pub fn floor(results: &Results) -> String {
         );
     }
     out.push_str(".\n");
+    let p50_alone = |kind| match from_rounds {
+        true => rounds::p50_alone(runs, kind).map(|p50| p50.median),
+        false => results.stats(kind, 1).map(|s| s.p50_us as f64),
+    };
     for (kind, name) in [(PairKind::OursPool, "pool"), (PairKind::OursPipelined, "pipelined")] {
         if let Some(to_floor) = ratio_to(kind, PairKind::RawCodec) {
             let _ = write!(out, "- Ours ({name}) vs the Thrift floor at {CPU_LEVEL}: {to_floor:.2}× its QPS");
             if let (Some(ours), Some(floor)) = (cpu(kind), cpu(PairKind::RawCodec)) {
                 let _ = write!(out, ", {} of its CPU time per call", ratio(ours.total_us(), floor.total_us()));
+            }
+            if let (Some(ours), Some(floor)) = (p50_alone(kind), p50_alone(PairKind::RawCodec)) {
+                let _ = write!(out, "; with one caller, p50 {ours:.0} µs against its {floor:.0} µs");
             }
             out.push_str(".\n");
         }
@@ -580,7 +587,13 @@ mod tests {
             text.contains("at 64: 0.95× the raw ceiling's QPS, CPU time per call 9.4 µs (4.5 + 4.9), 1.11× of raw's."),
             "{text}"
         );
-        assert!(text.contains("- Ours (pool) vs the Thrift floor at 64: 0.96× its QPS, 1.11× of its CPU"), "{text}");
+        assert!(
+            text.contains(
+                "- Ours (pool) vs the Thrift floor at 64: 0.96× its QPS, 1.11× of its CPU time per call; with one \
+                 caller, p50 56 µs against its 52 µs."
+            ),
+            "{text}"
+        );
         assert!(text.contains("- Ours (pipelined) vs the Thrift floor at 64: 1.02× its QPS, 1.01× of its"), "{text}");
 
         // From the rounds when it took its turns: each round's ratio against its own floor run.
