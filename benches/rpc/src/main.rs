@@ -2,7 +2,7 @@
 //! and each client in a process of its own.
 //!
 //! ```sh
-//! cargo run --release -p thrift-rpc-bench --bin rpc-compare            # everything, ~6 minutes
+//! cargo run --release -p thrift-rpc-bench --bin rpc-compare            # everything, ~7 minutes
 //! cargo run --release -p thrift-rpc-bench --bin rpc-compare -- run --pairs ours-pipelined,volo -c 64
 //! ```
 //!
