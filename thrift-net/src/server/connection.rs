@@ -607,19 +607,27 @@ impl<S: ThriftService> Connection<S> {
         let mut service = self.service.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
         let ready = poll_fn(|cx| Poll::Ready(span.in_scope(|| catch_unwind(|| service.poll_ready(cx))))).await;
         let call = match ready {
-            Ok(Poll::Ready(Ok(()))) => match span.in_scope(|| catch_unwind(|| service.call(incoming))) {
-                Ok(call) => call,
-                Err(panic) => return self.settle(handling, answering, Err(panic), span),
-            },
-            Ok(Poll::Ready(Err(e))) => return self.settle(handling, answering, Ok(Err(e.into())), span),
-            Err(panic) => return self.settle(handling, answering, Err(panic), span),
+            Ok(Poll::Ready(Ok(()))) => {
+                // Entered rather than `in_scope`: a closure around this one would copy the
+                // request once more.
+                let called = {
+                    let _in_span = span.enter();
+                    catch_unwind(|| service.call(incoming))
+                };
+                match called {
+                    Ok(call) => call,
+                    Err(panic) => return self.settle(handling, &answering, Err(panic), span),
+                }
+            }
+            Ok(Poll::Ready(Err(e))) => return self.settle(handling, &answering, Ok(Err(e.into())), span),
+            Err(panic) => return self.settle(handling, &answering, Err(panic), span),
             Ok(Poll::Pending) => {
                 return self.hand_off(handling, answering, CatchUnwind(Box::pin(ready_call(service, incoming))), span)
             }
         };
         let mut call = CatchUnwind(Box::pin(async move { call.await.map_err(Into::into) }));
         match poll_fn(|cx| Poll::Ready(span.in_scope(|| Pin::new(&mut call).poll(cx)))).await {
-            Poll::Ready(outcome) => self.settle(handling, answering, outcome, span),
+            Poll::Ready(outcome) => self.settle(handling, &answering, outcome, span),
             Poll::Pending => self.hand_off(handling, answering, call, span),
         }
     }
@@ -636,7 +644,7 @@ impl<S: ThriftService> Connection<S> {
 
     /// Answers a request whose handler gave its `outcome` at once: the reply queued in place,
     /// or (rarely: the queue is full) by a task. `true`, for [`Connection::dispatch`].
-    fn settle(&self, mut handling: Handling, answering: Request, outcome: Outcome, span: tracing::Span) -> bool {
+    fn settle(&self, mut handling: Handling, answering: &Request, outcome: Outcome, span: tracing::Span) -> bool {
         if let Some(unqueued) = handling.answer(answering, Some(outcome)) {
             let later = async move { handling.queue_later(unqueued).await };
             self.replying.shared.tracker.spawn(later.instrument(span));
@@ -717,7 +725,7 @@ impl Handling {
             Waited::TimedOut => None,
             Waited::Abandoned => return,
         };
-        if let Some(unqueued) = self.answer(request, outcome) {
+        if let Some(unqueued) = self.answer(&request, outcome) {
             self.queue_later(unqueued).await;
         }
     }
@@ -726,7 +734,7 @@ impl Handling {
     /// reply, an exception for a failure, a timeout or a panic, queued for the writer at
     /// once when it fits, as most do; else handed back, to wait for with
     /// [`Handling::queue_later`].
-    fn answer(&mut self, request: Request, outcome: Option<Outcome>) -> Option<Unqueued> {
+    fn answer(&mut self, request: &Request, outcome: Option<Outcome>) -> Option<Unqueued> {
         let shared = &self.replying.shared;
         let reply = match outcome {
             None => {
@@ -757,7 +765,6 @@ impl Handling {
                 )
             }
         };
-        drop(request);
         self.request_bytes = None;
         let bytes = reply?;
         let Some(owed) = self.replying.budget.try_hold(bytes.len()) else { return Some(Unqueued::Bytes(bytes)) };
