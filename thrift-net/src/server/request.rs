@@ -108,8 +108,8 @@ impl Request {
     /// Reads the envelope of `message`, which arrived framed as `framing` says (a header
     /// frame names its own protocol, which overrides `protocol`), at `arrived`.
     ///
-    /// Inline, with the envelope read out of line: the 300-byte request is then built where
-    /// the caller keeps it, not built here and copied there.
+    /// Inline, the envelope read by [`Envelope::read`]: the 300-byte request is then built
+    /// where the caller keeps it, not built here and copied there.
     #[inline]
     pub(crate) fn framed_as(
         message: Bytes,
