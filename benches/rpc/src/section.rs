@@ -9,6 +9,7 @@ use std::process::Command;
 use thrift_loadtest::Stats;
 
 use crate::compare::{PairKind, Results};
+use crate::cpu::CpuPerCall;
 use crate::rounds;
 
 const BEGIN: &str = "<!-- rpc-compare:begin (written by rpc-compare; edits between these markers are overwritten) -->";
@@ -215,7 +216,7 @@ pub fn ceiling_targets(results: &Results) -> String {
         }
     }
     let from_rounds = !runs.is_empty();
-    let cpu = |kind| if from_rounds { rounds::cpu(runs, kind) } else { results.cpu(kind, CPU_LEVEL) };
+    let cpu = |kind| cpu_at_level(results, kind, from_rounds);
     let source = if from_rounds { " (medians of the rounds)" } else { "" };
     match (cpu(PairKind::OursPool), cpu(PairKind::OursPipelined), cpu(PairKind::Raw)) {
         (Some(pool), Some(pipelined), Some(raw)) => {
@@ -244,10 +245,7 @@ pub fn ceiling_targets(results: &Results) -> String {
         }
     }
     let alone_in_rounds = rounds::p50_alone(runs, PairKind::Raw).is_some();
-    let p50 = |kind| match alone_in_rounds {
-        true => rounds::p50_alone(runs, kind).map(|p50| p50.median),
-        false => results.stats(kind, 1).map(|s| s.p50_us as f64),
-    };
+    let p50 = |kind| p50_alone(results, kind, alone_in_rounds);
     let source = if alone_in_rounds { " (medians of the rounds)" } else { "" };
     match (p50(PairKind::OursPool), p50(PairKind::OursPipelined), p50(PairKind::Raw)) {
         (Some(pool), Some(pipelined), Some(raw)) => {
@@ -275,7 +273,7 @@ pub fn floor(results: &Results) -> String {
         true => rounds::ratio_to(runs, pair, base).map(|r| r.median),
         false => Some(results.stats(pair, CPU_LEVEL)?.qps / results.stats(base, CPU_LEVEL)?.qps),
     };
-    let cpu = |kind| if from_rounds { rounds::cpu(runs, kind) } else { results.cpu(kind, CPU_LEVEL) };
+    let cpu = |kind| cpu_at_level(results, kind, from_rounds);
     let Some(floor_to_raw) = ratio_to(PairKind::RawCodec, PairKind::Raw) else {
         return "- The Thrift floor (raw + codec) was not measured in this run.\n".into();
     };
@@ -295,23 +293,36 @@ pub fn floor(results: &Results) -> String {
         );
     }
     out.push_str(".\n");
-    let p50_alone = |kind| match from_rounds {
-        true => rounds::p50_alone(runs, kind).map(|p50| p50.median),
-        false => results.stats(kind, 1).map(|s| s.p50_us as f64),
-    };
+    let p50 = |kind| p50_alone(results, kind, from_rounds);
     for (kind, name) in [(PairKind::OursPool, "pool"), (PairKind::OursPipelined, "pipelined")] {
         if let Some(to_floor) = ratio_to(kind, PairKind::RawCodec) {
             let _ = write!(out, "- Ours ({name}) vs the Thrift floor at {CPU_LEVEL}: {to_floor:.2}× its QPS");
             if let (Some(ours), Some(floor)) = (cpu(kind), cpu(PairKind::RawCodec)) {
                 let _ = write!(out, ", {} of its CPU time per call", ratio(ours.total_us(), floor.total_us()));
             }
-            if let (Some(ours), Some(floor)) = (p50_alone(kind), p50_alone(PairKind::RawCodec)) {
+            if let (Some(ours), Some(floor)) = (p50(kind), p50(PairKind::RawCodec)) {
                 let _ = write!(out, "; with one caller, p50 {ours:.0} µs against its {floor:.0} µs");
             }
             out.push_str(".\n");
         }
     }
     out
+}
+
+/// `kind`'s CPU time per call at [`CPU_LEVEL`]: the medians of the rounds, or its cell's.
+fn cpu_at_level(results: &Results, kind: PairKind, from_rounds: bool) -> Option<CpuPerCall> {
+    match from_rounds {
+        true => rounds::cpu(&results.rounds, kind),
+        false => results.cpu(kind, CPU_LEVEL),
+    }
+}
+
+/// `kind`'s p50 latency with one caller, µs: the median of the rounds, or its cell's.
+fn p50_alone(results: &Results, kind: PairKind, from_rounds: bool) -> Option<f64> {
+    match from_rounds {
+        true => rounds::p50_alone(&results.rounds, kind).map(|p50| p50.median),
+        false => results.stats(kind, 1).map(|s| s.p50_us as f64),
+    }
 }
 
 fn machine() -> String {
