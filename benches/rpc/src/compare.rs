@@ -358,7 +358,10 @@ impl ServerProcess {
     pub fn wait_listening(&mut self, addr: SocketAddr, limit: Duration) -> Result<(), String> {
         let deadline = Instant::now() + limit;
         loop {
-            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            // A connection that opened onto itself is not the server: while nothing listens
+            // on an ephemeral port, a connection to it can be given that port as its own.
+            let probe = TcpStream::connect_timeout(&addr, Duration::from_millis(200));
+            if probe.is_ok_and(|probe| probe.local_addr().ok() != probe.peer_addr().ok()) {
                 return Ok(());
             }
             if let Ok(Some(status)) = self.child.try_wait() {

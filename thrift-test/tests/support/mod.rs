@@ -168,6 +168,15 @@ impl Place {
     }
 }
 
+/// Whether something listens on `addr`: a connection there is accepted, and is not one to
+/// itself. The port is in the ephemeral range, and while nothing listens on it a connection
+/// to it can get the same port as its own and open onto itself (TCP's simultaneous open): a
+/// probe that took that for the server sent the client to a port the server had yet to bind.
+fn listens(addr: SocketAddr) -> bool {
+    std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200))
+        .is_ok_and(|probe| probe.local_addr().ok() != probe.peer_addr().ok())
+}
+
 /// A server process, killed when dropped.
 pub struct RunningServer {
     child: Child,
@@ -299,8 +308,7 @@ impl RunningServer {
         server.addr = SocketAddr::from(([127, 0, 0, 1], port));
         server.place = Place::Tcp(server.addr);
         let addr = server.addr;
-        server
-            .wait_until(&shown, || std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok())?;
+        server.wait_until(&shown, || listens(addr))?;
         Ok(server)
     }
 
