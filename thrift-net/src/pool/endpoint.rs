@@ -40,8 +40,13 @@ impl Settings {
 
     /// [`Settings::now`] at `instant`, for a caller that read the clock already.
     pub fn at(&self, instant: Instant) -> u64 {
-        (instant.saturating_duration_since(self.epoch).as_nanos() as u64).max(1)
+        pool_time(self.epoch, instant)
     }
+}
+
+/// `instant` as nanoseconds after `epoch`, the pool's time (see [`Settings::now`]).
+fn pool_time(epoch: Instant, instant: Instant) -> u64 {
+    (instant.saturating_duration_since(epoch).as_nanos() as u64).max(1)
 }
 
 /// What carries a pool's calls over one connection: in exclusive mode a [`Direct`]
@@ -161,7 +166,7 @@ impl<L: Link> Connection<L> {
     }
 
     fn at(&self, instant: Instant) -> u64 {
-        instant.saturating_duration_since(self.epoch).as_nanos() as u64
+        pool_time(self.epoch, instant)
     }
 
     pub fn retire(&self) {
