@@ -13,11 +13,10 @@ use bytes::{Buf, Bytes, BytesMut};
 use thrift_core::{Binary, Decode, MessageHeader, MessageType, Protocol, Reader};
 use thrift_loadtest::hello::{answer, is_answer, HelloRequest};
 use thrift_loadtest::{drive, Failure, Stats, Timing};
-use thrift_net::codec::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::raw::{request, SayHelloArgs, SayHelloResult};
+use super::raw::{put_framed, request, SayHelloArgs, SayHelloResult};
 use crate::LoadArgs;
 
 /// The method every call names.
@@ -25,13 +24,6 @@ const METHOD: &str = "sayHello";
 
 /// Frames longer than this are refused: the floor keeps the one bound any server needs.
 const MAX_FRAME: usize = 16 * 1024 * 1024;
-
-/// Appends `body` as a framed strict-binary message.
-fn put_framed<T: thrift_core::Encode>(header: MessageHeader<'_>, body: &T, out: &mut Vec<u8>) {
-    let message = Message::new(header, body);
-    out.extend_from_slice(&(message.encoded_len::<Binary>() as u32).to_be_bytes());
-    message.encode::<Binary, _>(out);
-}
 
 /// The next whole frame's body in `input`, if one has arrived.
 fn next_frame(input: &mut BytesMut) -> io::Result<Option<Bytes>> {

@@ -34,13 +34,18 @@ pub(crate) struct SayHelloResult {
     pub(crate) success: HelloResponse,
 }
 
+/// Appends `body` as a framed strict-binary message.
+pub(crate) fn put_framed<T: thrift_core::Encode>(header: MessageHeader<'_>, body: &T, out: &mut Vec<u8>) {
+    let message = Message::new(header, body);
+    out.extend_from_slice(&(message.encoded_len::<Binary>() as u32).to_be_bytes());
+    message.encode::<Binary, _>(out);
+}
+
 /// A framed binary message, with the offset of its sequence id.
 fn framed<T: thrift_core::Encode>(kind: MessageType, body: &T) -> (Vec<u8>, usize) {
     let name = "sayHello";
-    let message = Message::new(MessageHeader { name, kind, seqid: 0 }, body);
-    let mut out = Vec::with_capacity(4 + message.encoded_len::<Binary>());
-    out.extend_from_slice(&(message.encoded_len::<Binary>() as u32).to_be_bytes());
-    message.encode::<Binary, _>(&mut out);
+    let mut out = Vec::new();
+    put_framed(MessageHeader { name, kind, seqid: 0 }, body, &mut out);
     // Frame length, version and type, name length, name: then the sequence id.
     (out, 4 + 4 + 4 + name.len())
 }
