@@ -155,7 +155,7 @@ pub(crate) fn put_message(
         let kind = TransportErrorKind::MessageTooLarge { len: len as u64, max: max_message_len };
         return Err(TransportError::new(Phase::Encode, kind));
     }
-    crate::framing::make_room(dst, len);
+    crate::room::for_message(dst, len);
     let start = dst.len();
     write_message(dst);
     debug_assert_eq!(dst.len() - start, len, "a message's length must be known before it is written");

@@ -5,11 +5,12 @@ use std::future::Future;
 
 use bytes::Bytes;
 use thrift_core::__private::{Exceptions, MethodResult, ReturnField};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType, Reader};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Limits, MessageType};
 
 pub use crate::call::Call;
 pub use crate::call_error::{CallError, CallSite, EndpointDown, Unavailable};
 use crate::header::Headers;
+use crate::message::read_envelope;
 use crate::protocol::with_protocol;
 use crate::server::{BoxError, Peer};
 use crate::wire::ProtocolKind;
@@ -113,11 +114,8 @@ impl Reply {
     /// Reads the envelope of `message`, a whole reply as a transport yields it, from no
     /// known [peer](Reply::peer) until [`Reply::with_peer`] names one.
     pub fn parse(message: Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Self> {
-        let parts = {
-            let mut r = Reader::from_bytes(&message).with_limits(limits);
-            let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
-            ReplyParts { kind: header.kind, seqid: header.seqid, body_start: r.position() }
-        };
+        let (header, body_start) = read_envelope(&message, protocol, limits)?;
+        let parts = ReplyParts { kind: header.kind, seqid: header.seqid, body_start };
         Ok(Reply::from_parts(message, protocol, parts, limits))
     }
 

@@ -102,7 +102,7 @@ pub(crate) fn put_frame(
         let kind = TransportErrorKind::FrameTooLarge { len: len as u64, max: max_frame_len };
         return Err(TransportError::new(Phase::Encode, kind));
     }
-    crate::framing::make_room(dst, HEADER_LEN + len);
+    crate::room::for_message(dst, HEADER_LEN + len);
     dst.put_u32(len as u32);
     let start = dst.len();
     write_payload(dst);

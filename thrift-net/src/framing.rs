@@ -105,14 +105,3 @@ impl Framing {
         }
     }
 }
-
-/// Makes room in `dst` for `additional` more bytes. An empty buffer, as a message encoded on
-/// its own starts with, is allocated at that size at once: `reserve` would take `BytesMut`'s
-/// and `Vec`'s growth paths to the same allocation, about 70 instructions more per reply.
-pub(crate) fn make_room(dst: &mut BytesMut, additional: usize) {
-    if dst.capacity() == 0 {
-        *dst = BytesMut::with_capacity(additional);
-    } else {
-        dst.reserve(additional);
-    }
-}

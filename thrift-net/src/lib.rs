@@ -259,6 +259,7 @@ mod panics;
 #[cfg(feature = "pool")]
 pub mod pool;
 mod protocol;
+mod room;
 pub mod server;
 #[cfg(feature = "client")]
 mod setters;

@@ -3,6 +3,9 @@
 use bytes::{BufMut, Bytes};
 use thrift_core::{Decode, Encode, Limits, MessageHeader, Protocol, Reader};
 
+use crate::protocol::with_protocol;
+use crate::wire::ProtocolKind;
+
 /// An RPC message to write: its envelope and its body (the args or result struct).
 ///
 /// The codecs write it with one allocation of its exact encoded length (plus the frame
@@ -73,6 +76,18 @@ pub fn decode_message<'de, P: Protocol, T: Decode<'de>>(
     let mut r = Reader::from_bytes(msg).with_limits(*limits);
     let header = P::read_message_begin(&mut r)?;
     Ok((header, r.decode_rest::<P, T>()?))
+}
+
+/// The envelope of `message`, a whole message in `protocol`, and where its body starts: how
+/// the server reads a request and the clients a reply.
+pub(crate) fn read_envelope(
+    message: &Bytes,
+    protocol: ProtocolKind,
+    limits: Limits,
+) -> thrift_core::Result<(MessageHeader<'_>, usize)> {
+    let mut r = Reader::from_bytes(message).with_limits(limits);
+    let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
+    Ok((header, r.position()))
 }
 
 /// The method name a call goes out under: `Service:method` for a multiplexed server (when

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::{Bytes, BytesMut};
-use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Reader};
+use thrift_core::{ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Decoder;
@@ -24,7 +24,7 @@ use crate::channel::{CallError, Reply, ReplyParts};
 use crate::error::{TransportError, TransportErrorKind};
 use crate::framed::FramedCodec;
 use crate::header::{Headers, ReplyCodec};
-use crate::protocol::with_protocol;
+use crate::message::read_envelope;
 use crate::server::Peer;
 use crate::signal::Signal;
 use crate::wire::{ProtocolKind, Transport};
@@ -33,9 +33,6 @@ use crate::wire::{ProtocolKind, Transport};
 const QUEUE: usize = 1024;
 /// Calls are gathered up to this many bytes before a write to the socket.
 const WRITE_BUFFER: usize = 64 * 1024;
-/// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
-const READ_CHUNK: usize = 8 * 1024;
-const MIN_READ: usize = 1024;
 
 /// Where a call's reply (or its failure) goes.
 type Waiter = oneshot::Sender<Result<Reply, CallError>>;
@@ -330,16 +327,11 @@ impl Shared {
 /// A reply's envelope, and where its body starts; an error when it is unreadable, after
 /// which nothing on the stream can be trusted.
 pub(super) fn envelope<'a>(message: &'a Bytes, config: &ClientConfig) -> Result<Envelope<'a>, Closed> {
-    let mut r = Reader::from_bytes(message).with_limits(config.limits);
-    let header = with_protocol!(config.protocol, P => P::read_message_begin(&mut r));
-    let header = header.map_err(|e| Closed {
+    let (header, body_start) = read_envelope(message, config.protocol, config.limits).map_err(|e| Closed {
         protocol: Some(e.clone()),
         ..Closed::new(io::ErrorKind::InvalidData, format!("undecodable reply envelope: {e}"))
     })?;
-    Ok(Envelope {
-        name: header.name,
-        parts: ReplyParts { kind: header.kind, seqid: header.seqid, body_start: r.position() },
-    })
+    Ok(Envelope { name: header.name, parts: ReplyParts { kind: header.kind, seqid: header.seqid, body_start } })
 }
 
 /// A reply's envelope as read by [`envelope`].
@@ -484,13 +476,6 @@ impl ReplyDecoder {
     }
 }
 
-/// Makes room in `buf` for the next read from a connection, when little is left.
-pub(super) fn make_room(buf: &mut BytesMut) {
-    if buf.capacity() - buf.len() < MIN_READ {
-        buf.reserve(READ_CHUNK);
-    }
-}
-
 /// Why a reply stream that could not be cut into replies ended.
 pub(super) fn undecodable(e: &TransportError) -> Closed {
     let reason = format!("undecodable reply stream: {e}");
@@ -591,7 +576,7 @@ async fn read_replies<R: AsyncRead + Unpin>(mut rd: R, mut decoder: ReplyDecoder
                 Err(e) => break 'read undecodable(&e),
             }
         }
-        make_room(&mut buf);
+        crate::room::for_read(&mut buf);
         let read = tokio::select! {
             biased;
             () = poll_fn(|cx| stopped.poll(cx)) => return,

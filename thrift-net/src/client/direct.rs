@@ -280,7 +280,7 @@ impl Io {
                 Ok(None) => {}
                 Err(e) => return Err(connection::undecodable(&e)),
             }
-            connection::make_room(&mut self.buf);
+            crate::room::for_read(&mut self.buf);
             match self.rd.read_buf(&mut self.buf).await {
                 Ok(0) => return Err(connection::closed_by_server(self.buf.len())),
                 Ok(_) => {}

@@ -244,7 +244,7 @@ fn write_frame(
     if outer + len > max_frame_len {
         return Err(frame_too_large(outer + len, max_frame_len));
     }
-    crate::framing::make_room(buf, outer + 4 + len);
+    crate::room::for_message(buf, outer + 4 + len);
     let start = buf.len();
     if info.nested {
         buf.put_u32(len as u32 + 4);

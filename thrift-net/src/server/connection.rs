@@ -35,9 +35,6 @@ use crate::panics::{catch_unwind, panic_message, CatchUnwind};
 use crate::signal::Signal;
 use crate::wire::Wire;
 
-/// Room made in the read buffer before a read when less than [`MIN_READ`] is free.
-const READ_CHUNK: usize = 8 * 1024;
-const MIN_READ: usize = 1024;
 /// Replies are gathered up to this many bytes before a write to the socket; larger ones go
 /// straight through.
 const WRITE_BUFFER: usize = 64 * 1024;
@@ -250,9 +247,7 @@ impl<R: AsyncRead + Unpin> Reader<R> {
 
     /// Waits for more bytes, the deadline, a stop, or (when given) the last answer.
     async fn fill(&mut self, deadline: Option<Instant>, answered: Option<&Notify>) -> ReadEvent {
-        if self.buf.capacity() - self.buf.len() < MIN_READ {
-            self.buf.reserve(READ_CHUNK);
-        }
+        crate::room::for_read(&mut self.buf);
         // The timer is moved earlier at once, later only when it goes off (below): most
         // waits come with a later deadline than the last, and then cost the timer nothing.
         if let Some(at) = deadline {

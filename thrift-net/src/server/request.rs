@@ -5,11 +5,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use thrift_core::{DecodeOwned, Limits, MessageType, Reader, SharedStr};
+use thrift_core::{DecodeOwned, Limits, MessageType, SharedStr};
 
 use super::peer::Peer;
 use crate::framing::Framing;
 use crate::header::{ttheader_keys, Headers};
+use crate::message::read_envelope;
 use crate::protocol::with_protocol;
 use crate::wire::{ProtocolKind, Transport};
 
@@ -73,11 +74,10 @@ struct Envelope {
 
 impl Envelope {
     fn read(message: &Bytes, protocol: ProtocolKind, limits: Limits) -> thrift_core::Result<Envelope> {
-        let mut r = Reader::from_bytes(message).with_limits(limits);
-        let header = with_protocol!(protocol, P => P::read_message_begin(&mut r)?);
+        let (header, body_start) = read_envelope(message, protocol, limits)?;
         let name = shared_name(message, header.name);
         let method_at = name.find(':').map_or(0, |colon| colon + 1);
-        Ok(Envelope { kind: header.kind, seqid: header.seqid, name, method_at, body_start: r.position() })
+        Ok(Envelope { kind: header.kind, seqid: header.seqid, name, method_at, body_start })
     }
 }
 
