@@ -144,3 +144,38 @@ fn code_for_renamed_crates_is_the_same_code() {
     let idl = thrift_core::Idl::new().add_service::<second_service::Definition>().render();
     assert!(idl.contains("string secondtestString(1: string thing)"), "{idl}");
 }
+
+/// Aurora's shape: a union holding a double in a set, and structs holding those as set
+/// elements and map keys, round trip in both protocols and keep an honest total order
+/// (`f64::total_cmp`: -0.0 before 0.0, NaN equal to itself).
+#[test]
+fn sets_of_structs_with_doubles_are_ordered_and_round_trip() {
+    use gen::showcase::{Cluster, Placement, Resource, CLUSTER_ID};
+    use std::collections::BTreeSet;
+    use thrift_core::OrderedDouble;
+
+    let cpus = |c: f64| Resource::NumCpus(OrderedDouble(c));
+    let placement = Placement {
+        resources: BTreeSet::from([cpus(0.5), cpus(f64::NAN), cpus(-0.0), cpus(0.0), Resource::RamMb(512)]),
+        weights: BTreeMap::from([(cpus(2.0), OrderedDouble(0.25))]),
+        ..Placement::default()
+    };
+    // -0.0 and 0.0 are two elements; NaN is one.
+    assert_eq!(placement.resources.len(), 5);
+    assert_eq!(placement.resources.iter().next(), Some(&cpus(-0.0)));
+    assert!(placement.resources.contains(&cpus(f64::NAN)));
+    assert_eq!(placement.scores, [OrderedDouble(0.5), OrderedDouble(1.5)], "the IDL default");
+
+    let other = Placement { resources: BTreeSet::from([Resource::NamedPort("http".into())]), ..Placement::default() };
+    let cluster = Cluster {
+        placements: BTreeSet::from([placement.clone(), other.clone(), placement.clone()]),
+        spares: BTreeMap::from([(other, vec![cpus(1.0)])]),
+    };
+    assert_eq!(cluster.placements.len(), 2, "an equal placement is one element");
+    let binary = thrift_core::to_vec::<Binary, _>(&cluster);
+    assert_eq!(thrift_core::from_slice::<Binary, Cluster>(&binary).unwrap(), cluster);
+    let compact = thrift_core::to_vec::<Compact, _>(&cluster);
+    assert_eq!(thrift_core::from_slice::<Compact, Cluster>(&compact).unwrap(), cluster);
+
+    assert_eq!(CLUSTER_ID.to_string(), "00112233-4455-6677-8899-aabbccddeeff");
+}

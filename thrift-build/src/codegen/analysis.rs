@@ -3,7 +3,9 @@
 //!
 //! - `Eq`, `Hash`, `PartialOrd + Ord` are derived where every field allows them: a `double`
 //!   allows none, a `HashMap`/`HashSet` only `Eq`. Computed as a greatest fixpoint, so a
-//!   recursive struct keeps what its other fields allow.
+//!   recursive struct keeps what its other fields allow. A struct held (at any depth) in a
+//!   set element or map key has BTree collections and `OrderedDouble` doubles, so it has
+//!   them all: every key type Thrift allows has a Rust collection.
 //! - A field whose type leads back to its own struct without passing through a container
 //!   (`RecList & next`, `CoRec`/`CoRec2`) is `Box`ed; through a `list`, `set` or `map` it
 //!   needs nothing, the container already allocates.
@@ -291,8 +293,9 @@ impl Analysis {
             for &id in ids {
                 let Some(s) = program.struct_def(id) else { continue };
                 let btree = self.key_structs.contains(&id);
+                // A key struct's doubles are OrderedDoubles, as inside a key.
                 let caps =
-                    s.fields.iter().fold(Caps::ALL, |acc, f| acc.and(self.caps_in(program, &f.ty, false, btree)));
+                    s.fields.iter().fold(Caps::ALL, |acc, f| acc.and(self.caps_in(program, &f.ty, btree, btree)));
                 if self.caps[&id] != caps {
                     self.caps.insert(id, caps);
                     changed = true;

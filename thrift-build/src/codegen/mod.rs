@@ -156,9 +156,9 @@ pub(crate) struct Gen<'a> {
     uses: Uses,
     /// The file being generated.
     current: Cell<FileId>,
-    /// Generating the fields of a struct held in a set or map key: its sets and maps are
-    /// BTree ones.
-    btree_only: Cell<bool>,
+    /// Generating the fields of a struct held in a set element or map key: its sets and maps
+    /// are BTree ones and its doubles `OrderedDouble`s, so that it is `Ord`.
+    in_key_struct: Cell<bool>,
 }
 
 /// Generates every file of `program`; `None` (with diagnostics) when something cannot be
@@ -185,7 +185,7 @@ pub fn generate(program: &Program, config: &Config, layout: Layout, diags: &mut 
         field_attributes,
         uses: Uses::default(),
         current: Cell::new(FileId(0)),
-        btree_only: Cell::new(false),
+        in_key_struct: Cell::new(false),
     };
     gen.name_everything();
     gen.check_keys(diags);
@@ -551,16 +551,18 @@ impl Gen<'_> {
         self.rust_type_in(ty, false)
     }
 
-    /// The Rust type of `ty`, inside a set element or map key when `key`: there a
-    /// `double` is an `OrderedDouble`, and a typedef holding one is spelled out.
+    /// The Rust type of `ty`, inside a set element or map key when `key`: there (and in
+    /// the fields of a struct held in one) a `double` is an `OrderedDouble`, and a typedef
+    /// holding one is spelled out.
     fn rust_type_in(&self, ty: &Type, key: bool) -> TokenStream {
+        let ordered = key || self.in_key_struct.get();
         match ty {
             Type::Bool => quote!(bool),
             Type::I8 => quote!(i8),
             Type::I16 => quote!(i16),
             Type::I32 => quote!(i32),
             Type::I64 => quote!(i64),
-            Type::Double if key => {
+            Type::Double if ordered => {
                 self.uses.ordered_double.set(true);
                 quote!(OrderedDouble)
             }
@@ -591,11 +593,12 @@ impl Gen<'_> {
                 let (k, v) = (self.rust_type_in(k, true), self.rust_type_in(v, key));
                 quote!(#collection<#k, #v>)
             }
-            Type::Typedef(id) if key && self.analysis.has_loose_double(self.program, ty) => match self.program.def(*id)
-            {
-                Def::Typedef(t) => self.rust_type_in(&t.ty, true),
-                _ => self.def_path(*id),
-            },
+            Type::Typedef(id) if ordered && self.analysis.has_loose_double(self.program, ty) => {
+                match self.program.def(*id) {
+                    Def::Typedef(t) => self.rust_type_in(&t.ty, true),
+                    _ => self.def_path(*id),
+                }
+            }
             Type::Typedef(id) | Type::Enum(id) | Type::Struct(id) => self.def_path(*id),
             Type::Invalid => quote!(()),
         }
@@ -613,14 +616,14 @@ impl Gen<'_> {
 
     /// Runs `f` with the collections of struct `id`'s fields chosen as its fields need.
     fn in_struct<R>(&self, id: DefId, f: impl FnOnce() -> R) -> R {
-        let before = self.btree_only.replace(self.analysis.is_key_struct(id));
+        let before = self.in_key_struct.replace(self.analysis.is_key_struct(id));
         let out = f();
-        self.btree_only.set(before);
+        self.in_key_struct.set(before);
         out
     }
 
     fn set_collection(&self, elem: &Type, key: bool) -> TokenStream {
-        match self.analysis.set_collection(self.program, elem, key || self.btree_only.get()) {
+        match self.analysis.set_collection(self.program, elem, key || self.in_key_struct.get()) {
             Collection::BTree => {
                 self.uses.btree_set.set(true);
                 quote!(BTreeSet)
@@ -633,7 +636,7 @@ impl Gen<'_> {
     }
 
     fn map_collection(&self, key_type: &Type, key: bool) -> TokenStream {
-        match self.analysis.map_collection(self.program, key_type, key || self.btree_only.get()) {
+        match self.analysis.map_collection(self.program, key_type, key || self.in_key_struct.get()) {
             Collection::BTree => {
                 self.uses.btree_map.set(true);
                 quote!(BTreeMap)

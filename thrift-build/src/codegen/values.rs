@@ -84,13 +84,13 @@ impl Gen<'_> {
         self.value_expr_in(value, ty, false)
     }
 
-    /// A value of `ty`, inside a set element or map key when `key` (where a double is an
-    /// `OrderedDouble`).
+    /// A value of `ty`, inside a set element or map key when `key` (where a double, as in
+    /// the fields of a struct held in one, is an `OrderedDouble`).
     fn value_expr_in(&self, value: &Value, ty: &Type, key: bool) -> TokenStream {
         let program = self.program;
         let double = |d: f64| {
             let lit = double_literal(d);
-            if key {
+            if key || self.in_key_struct.get() {
                 quote!(OrderedDouble(#lit))
             } else {
                 lit

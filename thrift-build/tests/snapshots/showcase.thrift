@@ -69,6 +69,32 @@ exception Denied {
   1: string reason
 }
 
+/** A machine's share, as Apache Aurora's `Resource`: a union holding a double. */
+union Resource {
+  1: double numCpus
+  2: i64 ramMb
+  3: string namedPort
+}
+
+/**
+ * Held in sets and as map keys, so it is ordered: its doubles are `OrderedDouble`s and its
+ * collections BTree ones.
+ */
+struct Placement {
+  1: set<Resource> resources
+  2: map<Resource, double> weights
+  3: list<double> scores = [0.5, 1.5]
+}
+
+/** Sets of structs and struct keys, nested. */
+struct Cluster {
+  1: set<Placement> placements
+  2: map<Placement, list<Resource>> spares
+}
+
+/** A uuid written in GUID braces, as Apache's compiler takes it. */
+const uuid CLUSTER_ID = "{00112233-4455-6677-8899-aaBBccDDeeFF}"
+
 /** Accounts, by id. */
 service Accounts extends shared.Base {
   /** Finds one. */
