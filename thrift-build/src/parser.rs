@@ -377,10 +377,21 @@ impl Parser<'_> {
             }
             "enum" => self.enum_def(doc).map(|e| Some(Definition::Enum(e))),
             "senum" => {
+                // Apache's compilers before 0.17 read `senum Name { "a", "b" }` as a string
+                // type named Name; the listed strings constrain nothing on the wire.
                 self.diags.push(
-                    Diagnostic::error(keyword.span, "`senum` is no longer supported").label("use `string` instead"),
+                    Diagnostic::warning(keyword.span, "`senum` is deprecated: read as a typedef of `string`")
+                        .label("Apache's compiler rejects it from 0.17 on; write `typedef string Name`"),
                 );
-                Err(Reported)
+                let name = self.simple_ident("a name for the senum")?;
+                self.expect_sym('{')?;
+                while !self.eat_sym('}') {
+                    self.string("a string value of the senum, in quotes")?;
+                    self.separator();
+                }
+                let annotations = self.annotations()?;
+                let ty = Type { kind: TypeKind::String, annotations: Vec::new(), span: keyword.span };
+                Ok(Some(Definition::Typedef(Typedef { doc, ty, name, annotations })))
             }
             "struct" | "union" | "exception" => {
                 let kind = match word {
@@ -584,7 +595,8 @@ impl Parser<'_> {
             "slist" => {
                 self.next();
                 self.diags.push(
-                    Diagnostic::error(token.span, "`slist` is no longer supported").label("use `string` instead"),
+                    Diagnostic::warning(token.span, "`slist` is deprecated: read as `string`")
+                        .label("Apache's compiler rejects it from 0.17 on; write `string`"),
                 );
                 Ok(Type { kind: TypeKind::String, annotations: Vec::new(), span: token.span })
             }
@@ -775,10 +787,25 @@ mod tests {
 
     #[test]
     fn removed_forms_say_what_to_use() {
-        let errors = parse_errors("senum S { \"a\" }\nstruct A { 1: slist s }\ncpp_namespace foo");
-        assert!(errors.iter().any(|e| e.contains("`senum` is no longer supported")), "{errors:?}");
-        assert!(errors.iter().any(|e| e.contains("`slist` is no longer supported")), "{errors:?}");
+        let errors = parse_errors("cpp_namespace foo");
         assert!(errors.iter().any(|e| e.contains("`cpp_namespace` is no longer supported")), "{errors:?}");
+    }
+
+    /// What Apache's compilers before 0.17 took, with a warning.
+    #[test]
+    fn senum_and_slist_are_strings() {
+        let mut diags = Diagnostics::new();
+        let doc = parse(FileId(0), "senum S { \"a\", \"b\"; } (x = \"y\")\nstruct A { 1: slist s }", &mut diags);
+        assert!(!diags.has_errors(), "{:?}", diags.iter().map(|d| &d.message).collect::<Vec<_>>());
+        let warnings: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            warnings,
+            ["`senum` is deprecated: read as a typedef of `string`", "`slist` is deprecated: read as `string`"]
+        );
+        let Definition::Typedef(t) = &doc.definitions[0] else { panic!("{:?}", doc.definitions[0]) };
+        assert_eq!((t.name.name.as_str(), &t.ty.kind), ("S", &TypeKind::String));
+        let Definition::Struct(a) = &doc.definitions[1] else { panic!("{:?}", doc.definitions[1]) };
+        assert_eq!(a.fields[0].ty.kind, TypeKind::String);
     }
 
     #[test]

@@ -70,12 +70,14 @@ fn enum_defaults_look_at_the_last_segment_in_the_expected_enum() {
     assert!(matches!(s.fields[0].default, Some(Value::Enum(_, 0))));
 }
 
+/// As Apache's model has them: a set as written (its generated collection holds each once),
+/// a map with one value per key.
 #[test]
-fn sets_drop_repeats_and_maps_keep_the_last_value() {
-    let (p, diags) = load("const set<i32> S = [1, 2, 1]\nconst map<i32, string> M = {1: \"a\", 1: \"b\"}");
+fn sets_keep_what_is_written_and_maps_keep_the_last_value() {
+    let (p, diags) = load("const set<i32> S = [2, 1, 2]\nconst map<i32, string> M = {1: \"a\", 1: \"b\"}");
     assert!(!diags.has_errors());
     let Def::Const(s) = def(&p, "S") else { panic!() };
-    assert_eq!(s.value, Some(Value::Set(vec![Value::Int(1), Value::Int(2)])));
+    assert_eq!(s.value, Some(Value::Set(vec![Value::Int(2), Value::Int(1), Value::Int(2)])));
     let Def::Const(m) = def(&p, "M") else { panic!() };
     assert_eq!(m.value, Some(Value::Map(vec![(Value::Int(1), Value::String("b".into()))])));
 }
@@ -96,4 +98,13 @@ fn optional_arguments_are_default_requiredness_as_in_apache() {
     let Def::Service(s) = def(&p, "S") else { panic!() };
     assert_eq!(s.functions[0].args[0].requiredness, Requiredness::Default);
     assert_eq!(s.functions[0].args[0].ty, Type::I32);
+}
+
+#[test]
+fn union_members_are_optional_as_in_apache() {
+    let (p, diags) = load("union U { 1: i32 a\n 2: required string b }");
+    assert!(!diags.has_errors());
+    assert_eq!(diags.warnings().count(), 1, "required on a union member is ignored, with a warning");
+    let Def::Struct(u) = def(&p, "U") else { panic!() };
+    assert!(u.fields.iter().all(|f| f.requiredness == Requiredness::Optional));
 }

@@ -165,9 +165,11 @@ impl Loader<'_, '_> {
             .map(|c| c.parent().map(|p| p.display().to_string()).unwrap_or_default())
             .map(|p| if p.is_empty() { ".".to_owned() } else { p })
             .collect();
+        // A warning, as Apache's compiler gives: a file that names nothing of the missing
+        // one still compiles, and a name that needs it is an error where it is used.
         self.diags.push(
-            Diagnostic::error(span, format!("include not found: `{included}`"))
-                .label("no such file")
+            Diagnostic::warning(span, format!("include not found: `{included}`"))
+                .label("no such file; what it defines is unknown here")
                 .note(format!("searched {}", searched.join(", ")))
                 .note("add the directory that holds it to the include path (`-I dir`, or `compile`'s second argument)"),
         );

@@ -421,14 +421,17 @@ impl Resolver<'_> {
                 continue;
             }
             let mut requiredness = f.requiredness;
-            if of == FieldsOf::Struct(StructKind::Union) && requiredness == Requiredness::Required {
-                if let Some(span) = f.requiredness_span {
-                    self.diags.push(
-                        Diagnostic::warning(span, "a union field is never required")
-                            .label("exactly one field of a union is set"),
-                    );
+            if of == FieldsOf::Struct(StructKind::Union) {
+                if requiredness == Requiredness::Required {
+                    if let Some(span) = f.requiredness_span {
+                        self.diags.push(
+                            Diagnostic::warning(span, "a union field is never required")
+                                .label("exactly one field of a union is set"),
+                        );
+                    }
                 }
-                requiredness = Requiredness::Default;
+                // Each member is optional, as in Apache's model: only the one set is written.
+                requiredness = Requiredness::Optional;
             }
             if of == FieldsOf::Throws && requiredness != Requiredness::Default {
                 requiredness = Requiredness::Default;

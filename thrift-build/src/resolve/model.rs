@@ -196,7 +196,8 @@ pub enum Value {
     Uuid([u8; 16]),
     /// A `list`.
     List(Vec<Value>),
-    /// A `set`, duplicates removed.
+    /// A `set`, as written: in IDL order, duplicates kept, as in Apache's model (the
+    /// generated collection holds each element once).
     Set(Vec<Value>),
     /// A `map`, in IDL order, later duplicate keys replacing earlier ones.
     Map(Vec<(Value, Value)>),

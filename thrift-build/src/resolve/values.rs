@@ -6,8 +6,6 @@
 //! enum) or as its number; a name refers to a constant defined above it, or to an enum
 //! value. Unlike Apache's, integers must fit the declared width.
 
-use std::collections::HashSet;
-
 use super::{Def, DefId, Kind, Resolver, StructKind, Type, Value};
 use crate::ast::{self, ConstKind};
 use crate::diagnostics::{Diagnostic, FileId, Span};
@@ -118,7 +116,7 @@ impl Resolver<'_> {
                 if !ok {
                     return Err(Bad);
                 }
-                Ok(if matches!(target, Type::Set(_)) { Value::Set(dedup(out)) } else { Value::List(out) })
+                Ok(if matches!(target, Type::Set(_)) { Value::Set(out) } else { Value::List(out) })
             }
             // Apache reads an empty `{}` as an empty list or set, and `[]` as an empty map.
             ConstKind::Map(entries) if entries.is_empty() && matches!(target, Type::List(_) | Type::Set(_)) => {
@@ -301,9 +299,9 @@ impl Resolver<'_> {
             (Type::Double, Value::Int(i)) => Ok(Value::Double(i as f64)),
             (Type::Double, Value::Double(d)) => Ok(Value::Double(d)),
             (Type::String | Type::Binary, Value::String(s)) => Ok(Value::String(s)),
-            (Type::Uuid, Value::String(s)) => {
-                parse_uuid(&s).map(Value::Uuid).ok_or_else(|| format!("`{s}` is not a uuid (8-4-4-4-12 hex digits)"))
-            }
+            (Type::Uuid, Value::String(s)) => parse_uuid(&s)
+                .map(Value::Uuid)
+                .ok_or_else(|| format!("`{s}` is not a uuid (8-4-4-4-12 hex digits, in braces or not)")),
             (Type::Uuid, Value::Uuid(u)) => Ok(Value::Uuid(u)),
             (Type::Enum(e), Value::Enum(other, index)) if *e == other => Ok(Value::Enum(other, index)),
             (Type::Enum(e), Value::Int(i)) => {
@@ -319,7 +317,7 @@ impl Resolver<'_> {
                 for item in items {
                     out.push(self.convert(file, item, &self.program.true_type(elem).clone(), span, decl)?);
                 }
-                return Ok(if matches!(target, Type::Set(_)) { Value::Set(dedup(out)) } else { Value::List(out) });
+                return Ok(if matches!(target, Type::Set(_)) { Value::Set(out) } else { Value::List(out) });
             }
             (Type::Map(k, v), Value::Map(entries)) => {
                 let (k, v) = (self.program.true_type(k).clone(), self.program.true_type(v).clone());
@@ -379,12 +377,6 @@ fn describe(value: &Value) -> &'static str {
     }
 }
 
-/// A set's values without repeats, first occurrence kept.
-fn dedup(values: Vec<Value>) -> Vec<Value> {
-    let mut seen = HashSet::new();
-    values.into_iter().filter(|v| seen.insert(format!("{v:?}"))).collect()
-}
-
 /// A map's entries with one per key: the last value given, at the first key's place.
 fn dedup_keys(entries: Vec<(Value, Value)>) -> Vec<(Value, Value)> {
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -402,8 +394,10 @@ fn dedup_keys(entries: Vec<(Value, Value)>) -> Vec<(Value, Value)> {
     out
 }
 
-/// `00112233-4455-6677-8899-aabbccddeeff` as its 16 bytes.
+/// `00112233-4455-6677-8899-aabbccddeeff` as its 16 bytes, in either case, also in the GUID
+/// braces Apache's compiler takes (`{00112233-...}`).
 fn parse_uuid(s: &str) -> Option<[u8; 16]> {
+    let s = s.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or(s);
     let groups: Vec<&str> = s.split('-').collect();
     let lens: Vec<usize> = groups.iter().map(|g| g.len()).collect();
     if lens != [8, 4, 4, 4, 12] {
@@ -425,6 +419,11 @@ mod tests {
     fn uuids() {
         assert_eq!(parse_uuid("00112233-4455-6677-8899-aabbccddeeff").unwrap()[15], 0xff);
         assert!(parse_uuid("0011-2233").is_none());
+        assert_eq!(
+            parse_uuid("{00112233-4455-6677-8899-aaBBccDDeeFF}"),
+            parse_uuid("00112233-4455-6677-8899-aabbccddeeff")
+        );
+        assert!(parse_uuid("{00112233-4455-6677-8899-aabbccddeeff").is_none());
         assert!(parse_uuid("0g112233-4455-6677-8899-aabbccddeeff").is_none());
     }
 }
