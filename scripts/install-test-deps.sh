@@ -21,6 +21,8 @@ need=()
 command -v thrift >/dev/null 2>&1 || need+=(thrift-compiler)
 "$python" -c "$probe" >/dev/null 2>&1 || need+=(python3-thrift)
 command -v javac >/dev/null 2>&1 && command -v keytool >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+# npm fetches the npm packages of the IDL corpus (scripts/fetch-idl-corpus.sh).
+command -v npm >/dev/null 2>&1 || need+=(npm)
 # Each jar build-java-cross.sh uses, and its package.
 for jar in slf4j-api:libslf4j-java slf4j-nop:libslf4j-java httpclient:libhttpclient-java \
   httpcore:libhttpcore-java commons-logging:libcommons-logging-java commons-codec:libcommons-codec-java \
@@ -55,3 +57,6 @@ src=$(bash "$(dirname "$0")/fetch-apache-src.sh" | tail -n 1)
 echo "apache source: $src"
 # Apache's Java cross-test peers, built from it (once; the tests reuse the cached build).
 echo "apache java peers: $(bash "$(dirname "$0")/build-java-cross.sh" "$src" | tail -n 1)"
+# The IDL corpus thrift-build is tested on: the .thrift files six other projects publish on
+# crates.io and npm (cached).
+echo "idl corpus: $(bash "$(dirname "$0")/fetch-idl-corpus.sh" | tail -n 1)"

@@ -8,14 +8,20 @@ use std::sync::OnceLock;
 /// The folder the fetch script unpacks into: `$THRIFT_APACHE_SRC`, else
 /// `~/.cache/thrift-rs/thrift-0.17` (`$XDG_CACHE_HOME` in place of `~/.cache` when set).
 pub fn default_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("THRIFT_APACHE_SRC") {
-        return PathBuf::from(dir);
+    match std::env::var_os("THRIFT_APACHE_SRC") {
+        Some(dir) => PathBuf::from(dir),
+        None => cache_dir().join("thrift-0.17"),
     }
+}
+
+/// Where the fetch scripts cache what they fetch: `~/.cache/thrift-rs` (`$XDG_CACHE_HOME`
+/// in place of `~/.cache` when set).
+pub fn cache_dir() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
         .unwrap_or_else(|| PathBuf::from(".cache"));
-    cache.join("thrift-rs").join("thrift-0.17")
+    cache.join("thrift-rs")
 }
 
 /// Apache's source tree, fetched by running `scripts/fetch-apache-src.sh` once if it is not
