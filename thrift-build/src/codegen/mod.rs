@@ -290,10 +290,9 @@ fn space_items(code: &str) -> String {
     out
 }
 
-/// `#[doc = " line"]` for each line of an IDL doc comment. Text rustdoc would read as a
-/// code block (indented, or fenced) is fenced as `text`, so it is never run as a doctest.
-fn doc_attrs(doc: Option<&str>) -> TokenStream {
-    let Some(doc) = doc.filter(|d| !d.trim().is_empty()) else { return TokenStream::new() };
+/// The lines of an IDL doc comment as rustdoc should read them: text rustdoc would read as
+/// a code block (indented, or fenced) is fenced as `text`, so it is never run as a doctest.
+fn doc_lines(doc: &str) -> Vec<String> {
     let mut lines: Vec<String> = doc.lines().map(str::to_owned).collect();
     let code_like = lines.iter().any(|l| l.starts_with("    ") || l.starts_with('\t')) || doc.contains("```");
     if code_like {
@@ -301,6 +300,13 @@ fn doc_attrs(doc: Option<&str>) -> TokenStream {
         lines.insert(0, format!("{fence}text"));
         lines.push(fence.to_owned());
     }
+    lines
+}
+
+/// `#[doc = " line"]` for each line of an IDL doc comment ([`doc_lines`]).
+fn doc_attrs(doc: Option<&str>) -> TokenStream {
+    let Some(doc) = doc.filter(|d| !d.trim().is_empty()) else { return TokenStream::new() };
+    let lines = doc_lines(doc);
     let attrs = lines.iter().map(|l| {
         let text = if l.is_empty() { String::new() } else { format!(" {l}") };
         quote!(#[doc = #text])
@@ -706,7 +712,7 @@ impl Gen<'_> {
         match layout {
             Layout::Modules => {
                 if let Some(doc) = &file.doc {
-                    for line in doc.lines() {
+                    for line in doc_lines(doc) {
                         text.push_str(&format!("//!{}{line}\n", if line.is_empty() { "" } else { " " }));
                     }
                     text.push_str("//!\n");
@@ -791,7 +797,7 @@ impl Gen<'_> {
             // about them are for whoever owns the IDL, not for the crate using the code.
             if layout == Layout::Include {
                 if let Some(doc) = &file.doc {
-                    for line in doc.lines() {
+                    for line in doc_lines(doc) {
                         text.push_str(&format!("///{}{line}\n", if line.is_empty() { "" } else { " " }));
                     }
                 }
