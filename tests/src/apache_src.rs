@@ -32,30 +32,46 @@ pub fn cache_dir() -> PathBuf {
 pub fn apache_source() -> Result<&'static PathBuf, String> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = default_dir();
-        if dir.join("test/ThriftTest.thrift").is_file() {
-            return Ok(dir);
-        }
-        let script = crate::python::workspace_root().join("scripts/fetch-apache-src.sh");
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-        if out.status.success() && dir.join("test/ThriftTest.thrift").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "Apache Thrift's source is not at {} and {} failed ({}): {}; run it by hand, or point \
-                 THRIFT_APACHE_SRC at an unpacked thrift-0.17 source tree",
-                dir.display(),
-                script.display(),
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
+        fetched_once(
+            default_dir(),
+            "test/ThriftTest.thrift",
+            "fetch-apache-src.sh",
+            "Apache Thrift's source",
+            "THRIFT_APACHE_SRC at an unpacked thrift-0.17 source tree",
+        )
     })
     .as_ref()
     .map_err(Clone::clone)
+}
+
+/// `dir` once `marker` is in it, running `scripts/{script}` first if it is not: the one
+/// rule of every cache a fetch script fills. `what` and `instead` name it in the error.
+pub(crate) fn fetched_once(
+    dir: PathBuf,
+    marker: &str,
+    script: &str,
+    what: &str,
+    instead: &str,
+) -> Result<PathBuf, String> {
+    if dir.join(marker).exists() {
+        return Ok(dir);
+    }
+    let script = crate::python::workspace_root().join("scripts").join(script);
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    if out.status.success() && dir.join(marker).exists() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "{what} is not at {} and {} failed ({}): {}; run it by hand, or point {instead}",
+            dir.display(),
+            script.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
 }
 
 /// A file of Apache's source tree, by its path inside it (`test/ThriftTest.thrift`).

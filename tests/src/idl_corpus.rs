@@ -33,27 +33,13 @@ pub fn default_dir() -> PathBuf {
 pub fn corpus() -> Result<&'static PathBuf, String> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = default_dir();
-        if dir.join(".complete").is_file() {
-            return Ok(dir);
-        }
-        let script = crate::python::workspace_root().join("scripts/fetch-idl-corpus.sh");
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-        if out.status.success() && dir.join(".complete").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "the IDL corpus is not at {} and {} failed ({}): {}; run it by hand (it needs cargo and npm \
-                 and the registries), or point THRIFT_IDL_CORPUS at a fetched corpus",
-                dir.display(),
-                script.display(),
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
+        crate::apache_src::fetched_once(
+            default_dir(),
+            ".complete",
+            "fetch-idl-corpus.sh",
+            "the IDL corpus (fetched with cargo and npm)",
+            "THRIFT_IDL_CORPUS at a fetched corpus",
+        )
     })
     .as_ref()
     .map_err(Clone::clone)
