@@ -228,12 +228,6 @@ impl Analysis {
         }
     }
 
-    /// Whether `key` can be a set element or map key at all.
-    pub fn can_key(&self, program: &Program, key: &Type) -> bool {
-        let caps = self.key_caps(program, key);
-        caps.ord || (caps.eq && caps.hash)
-    }
-
     /// Whether `ty` has a `Default`.
     pub fn type_default(&self, program: &Program, ty: &Type) -> bool {
         match program.true_type(ty) {

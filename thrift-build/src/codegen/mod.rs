@@ -188,10 +188,6 @@ pub fn generate(program: &Program, config: &Config, layout: Layout, diags: &mut 
         in_key_struct: Cell::new(false),
     };
     gen.name_everything();
-    gen.check_keys(diags);
-    if diags.has_errors() {
-        return None;
-    }
     let mut files = Vec::new();
     let mut items = Vec::new();
     let mut module_entries = Vec::new();
@@ -494,51 +490,6 @@ impl Gen<'_> {
         }
     }
 
-    /// Reports every set element and map key with no Rust collection (`Ord` or `Hash` missing).
-    fn check_keys(&self, diags: &mut Diagnostics) {
-        let program = self.program;
-        let mut check = |ty: &Type, span| {
-            let mut stack = vec![ty.clone()];
-            while let Some(t) = stack.pop() {
-                match program.true_type(&t) {
-                    Type::List(e) => stack.push((**e).clone()),
-                    Type::Set(e) | Type::Map(e, _) => {
-                        if !self.analysis.can_key(program, e) {
-                            diags.push(
-                                Diagnostic::error(span, "no Rust collection can hold these keys")
-                                    .label("a set element or map key must be Ord or Hash")
-                                    .note("a `double`, or a struct holding one, is neither in Rust (f64 is only PartialOrd)"),
-                            );
-                        }
-                        stack.push((**e).clone());
-                        if let Type::Map(_, v) = program.true_type(&t) {
-                            stack.push((**v).clone());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        };
-        for file in &program.files {
-            for def in &file.definitions {
-                match def {
-                    Def::Struct(s) => s.fields.iter().for_each(|f| check(&f.ty, f.ty_span)),
-                    Def::Typedef(t) => check(&t.ty, t.span),
-                    Def::Const(c) => check(&c.ty, c.span),
-                    Def::Service(s) => {
-                        for f in &s.functions {
-                            f.args.iter().chain(&f.throws).for_each(|a| check(&a.ty, a.ty_span));
-                            if let Some(r) = &f.returns {
-                                check(r, f.span);
-                            }
-                        }
-                    }
-                    Def::Enum(_) => {}
-                }
-            }
-        }
-    }
-
     // ---- paths and types ----------------------------------------------------------------
 
     /// The path to definition `id` from the module being generated.
@@ -561,7 +512,7 @@ impl Gen<'_> {
     /// the fields of a struct held in one) a `double` is an `OrderedDouble`, and a typedef
     /// holding one is spelled out.
     fn rust_type_in(&self, ty: &Type, key: bool) -> TokenStream {
-        let ordered = key || self.in_key_struct.get();
+        let ordered = self.ordered(key);
         match ty {
             Type::Bool => quote!(bool),
             Type::I8 => quote!(i8),
@@ -620,6 +571,12 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether a `double` is an `OrderedDouble` and a set or map a BTree one here: inside a
+    /// set element or map key (`key`), or in the fields of a struct held in one.
+    fn ordered(&self, key: bool) -> bool {
+        key || self.in_key_struct.get()
+    }
+
     /// Runs `f` with the collections of struct `id`'s fields chosen as its fields need.
     fn in_struct<R>(&self, id: DefId, f: impl FnOnce() -> R) -> R {
         let before = self.in_key_struct.replace(self.analysis.is_key_struct(id));
@@ -629,7 +586,7 @@ impl Gen<'_> {
     }
 
     fn set_collection(&self, elem: &Type, key: bool) -> TokenStream {
-        match self.analysis.set_collection(self.program, elem, key || self.in_key_struct.get()) {
+        match self.analysis.set_collection(self.program, elem, self.ordered(key)) {
             Collection::BTree => {
                 self.uses.btree_set.set(true);
                 quote!(BTreeSet)
@@ -642,7 +599,7 @@ impl Gen<'_> {
     }
 
     fn map_collection(&self, key_type: &Type, key: bool) -> TokenStream {
-        match self.analysis.map_collection(self.program, key_type, key || self.in_key_struct.get()) {
+        match self.analysis.map_collection(self.program, key_type, self.ordered(key)) {
             Collection::BTree => {
                 self.uses.btree_map.set(true);
                 quote!(BTreeMap)

@@ -90,7 +90,7 @@ impl Gen<'_> {
         let program = self.program;
         let double = |d: f64| {
             let lit = double_literal(d);
-            if key || self.in_key_struct.get() {
+            if self.ordered(key) {
                 quote!(OrderedDouble(#lit))
             } else {
                 lit
