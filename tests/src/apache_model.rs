@@ -38,31 +38,35 @@ pub enum Verdict {
 /// # Panics
 /// Apache's compiler `thrift` cannot be run: `scripts/install-test-deps.sh` installs it.
 pub fn verdict(idl: &Path, include_dirs: &[PathBuf]) -> Verdict {
-    let (status, message, out) = run(idl, include_dirs, "json");
-    let verdict = if status {
-        let stem = idl.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        let text = std::fs::read_to_string(out.join(format!("{stem}.json"))).unwrap_or_default();
-        match serde_json::from_str::<Json>(&text) {
+    let run = run(idl, include_dirs, "json");
+    if run.success {
+        return match serde_json::from_str::<Json>(&run.json) {
             Ok(json) => Verdict::Model(prune(json)),
             Err(e) => Verdict::AcceptedWithoutModel(format!("its JSON generator writes invalid JSON: {e}")),
-        }
-    } else if message.contains("[FAILURE:generation") {
-        match ["py", "java", "rs"].into_iter().find(|generator| run(idl, include_dirs, generator).0) {
-            Some(generator) => Verdict::AcceptedWithoutModel(format!(
-                "its JSON generator refuses it ({}), its {generator} generator takes it",
-                message.trim()
-            )),
-            None => Verdict::Rejected(message),
-        }
-    } else {
-        Verdict::Rejected(message)
-    };
-    let _ = std::fs::remove_dir_all(&out);
-    verdict
+        };
+    }
+    if !run.message.contains("[FAILURE:generation") {
+        return Verdict::Rejected(run.message);
+    }
+    match ["py", "java", "rs"].into_iter().find(|generator| self::run(idl, include_dirs, generator).success) {
+        Some(generator) => Verdict::AcceptedWithoutModel(format!(
+            "its JSON generator refuses it ({}), its {generator} generator takes it",
+            run.message.trim()
+        )),
+        None => Verdict::Rejected(run.message),
+    }
 }
 
-/// One run of Apache's compiler: whether it succeeded, what it said, and its output folder.
-fn run(idl: &Path, include_dirs: &[PathBuf], generator: &str) -> (bool, String, PathBuf) {
+/// One run of Apache's compiler.
+struct Run {
+    success: bool,
+    /// What it printed.
+    message: String,
+    /// The `{stem}.json` it wrote, for the JSON generator; else empty.
+    json: String,
+}
+
+fn run(idl: &Path, include_dirs: &[PathBuf], generator: &str) -> Run {
     let out = tempdir(idl);
     let mut command = Command::new("thrift");
     for dir in include_dirs {
@@ -71,11 +75,14 @@ fn run(idl: &Path, include_dirs: &[PathBuf], generator: &str) -> (bool, String, 
     let output = command.args(["--gen", generator, "-out"]).arg(&out).arg(idl).output().unwrap_or_else(|e| {
         panic!("cannot run Apache's compiler `thrift` (scripts/install-test-deps.sh installs it): {e}")
     });
-    let message = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    if generator != "json" {
-        let _ = std::fs::remove_dir_all(&out);
+    let stem = idl.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let json = std::fs::read_to_string(out.join(format!("{stem}.json"))).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&out);
+    Run {
+        success: output.status.success(),
+        message: format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr)),
+        json,
     }
-    (output.status.success(), message, out)
 }
 
 /// A folder of its own for one run of the compiler.
@@ -121,7 +128,11 @@ pub fn ours(program: &Program, file: FileId) -> Json {
                 "name": e.name,
                 "members": e.values.iter().map(|v| json!({"name": v.name, "value": v.value})).collect::<Vec<_>>(),
             })),
-            Def::Typedef(t) => typedefs.push(w.typed(json!({"name": t.name}), &t.ty)),
+            Def::Typedef(t) => {
+                let mut out = named(&t.name);
+                w.put_type(&mut out, &t.ty, "typeId", "type");
+                typedefs.push(Json::Object(out));
+            }
             Def::Struct(s) => structs.push(json!({
                 "name": s.name,
                 "isException": s.kind == StructKind::Exception,
@@ -129,36 +140,33 @@ pub fn ours(program: &Program, file: FileId) -> Json {
                 "fields": s.fields.iter().map(|f| w.field(f)).collect::<Vec<_>>(),
             })),
             Def::Const(c) => {
-                let mut out = w.typed(json!({"name": c.name}), &c.ty);
+                let mut out = named(&c.name);
+                w.put_type(&mut out, &c.ty, "typeId", "type");
                 if let Some(v) = &c.value {
-                    out["value"] = w.value(v, &c.ty);
+                    out.insert("value".into(), w.value(v, &c.ty));
                 }
-                constants.push(out);
+                constants.push(Json::Object(out));
             }
             Def::Service(s) => {
-                let mut out = json!({"name": s.name});
+                let mut out = named(&s.name);
                 if let Some(parent) = s.extends {
-                    out["extends"] = json!(program.idl_name(parent, file));
+                    out.insert("extends".into(), json!(program.idl_name(parent, file)));
                 }
-                out["functions"] = s
-                    .functions
-                    .iter()
-                    .map(|m| {
-                        let mut f = match &m.returns {
-                            Some(ty) => w.typed_as(Map::new(), ty, "returnTypeId", "returnType"),
-                            None => json!({"returnTypeId": "void"}),
-                        };
-                        let f_map = f.as_object_mut().expect("an object");
-                        let mut named = Map::new();
-                        named.insert("name".into(), json!(m.name));
-                        named.append(f_map);
-                        named.insert("oneway".into(), json!(m.oneway));
-                        named.insert("arguments".into(), m.args.iter().map(|a| w.field(a)).collect());
-                        named.insert("exceptions".into(), m.throws.iter().map(|a| w.field(a)).collect());
-                        Json::Object(named)
-                    })
-                    .collect();
-                services.push(out);
+                let functions = s.functions.iter().map(|m| {
+                    let mut f = named(&m.name);
+                    match &m.returns {
+                        Some(ty) => w.put_type(&mut f, ty, "returnTypeId", "returnType"),
+                        None => {
+                            f.insert("returnTypeId".into(), json!("void"));
+                        }
+                    }
+                    f.insert("oneway".into(), json!(m.oneway));
+                    f.insert("arguments".into(), m.args.iter().map(|a| w.field(a)).collect());
+                    f.insert("exceptions".into(), m.throws.iter().map(|a| w.field(a)).collect());
+                    Json::Object(f)
+                });
+                out.insert("functions".into(), functions.collect());
+                services.push(Json::Object(out));
             }
         }
     }
@@ -172,24 +180,26 @@ pub fn ours(program: &Program, file: FileId) -> Json {
     })
 }
 
+/// An object holding `name`, the first key of every definition Apache writes.
+fn named(name: &str) -> Map<String, Json> {
+    let mut out = Map::new();
+    out.insert("name".into(), json!(name));
+    out
+}
+
 struct Writer<'a> {
     program: &'a Program,
     file: FileId,
 }
 
 impl Writer<'_> {
-    /// `out` with `typeId` (and `type`, for a container or a struct) of `ty`.
-    fn typed(&self, out: Json, ty: &Type) -> Json {
-        let Json::Object(map) = out else { unreachable!("typed takes an object") };
-        self.typed_as(map, ty, "typeId", "type")
-    }
-
-    fn typed_as(&self, mut out: Map<String, Json>, ty: &Type, id_key: &str, type_key: &str) -> Json {
+    /// `ty` into `out` as Apache writes a type: its `typeId` under `id_key`, and for a
+    /// container or a struct the detail under `type_key`.
+    fn put_type(&self, out: &mut Map<String, Json>, ty: &Type, id_key: &str, type_key: &str) {
         out.insert(id_key.into(), json!(self.type_id(ty)));
         if let Some(detail) = self.type_detail(ty) {
             out.insert(type_key.into(), detail);
         }
-        Json::Object(out)
     }
 
     fn type_id(&self, ty: &Type) -> &'static str {
@@ -213,10 +223,10 @@ impl Writer<'_> {
         let mut out = Map::new();
         out.insert("typeId".into(), json!(self.type_id(ty)));
         match ty {
-            Type::List(e) | Type::Set(e) => self.nested(&mut out, e, "elemTypeId", "elemType"),
+            Type::List(e) | Type::Set(e) => self.put_type(&mut out, e, "elemTypeId", "elemType"),
             Type::Map(k, v) => {
-                self.nested(&mut out, k, "keyTypeId", "keyType");
-                self.nested(&mut out, v, "valueTypeId", "valueType");
+                self.put_type(&mut out, k, "keyTypeId", "keyType");
+                self.put_type(&mut out, v, "valueTypeId", "valueType");
             }
             Type::Struct(id) => {
                 out.insert("class".into(), json!(self.program.idl_name(*id, self.file)));
@@ -226,18 +236,11 @@ impl Writer<'_> {
         Some(Json::Object(out))
     }
 
-    fn nested(&self, out: &mut Map<String, Json>, ty: &Type, id_key: &str, type_key: &str) {
-        out.insert(id_key.into(), json!(self.type_id(ty)));
-        if let Some(detail) = self.type_detail(ty) {
-            out.insert(type_key.into(), detail);
-        }
-    }
-
     fn field(&self, f: &Field) -> Json {
         let mut out = Map::new();
         out.insert("key".into(), json!(f.id));
         out.insert("name".into(), json!(f.name));
-        let Json::Object(mut out) = self.typed_as(out, &f.ty, "typeId", "type") else { unreachable!() };
+        self.put_type(&mut out, &f.ty, "typeId", "type");
         let required = match f.requiredness {
             Requiredness::Required => "required",
             Requiredness::Optional => "optional",

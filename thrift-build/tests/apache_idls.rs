@@ -30,23 +30,10 @@ fn apache() -> PathBuf {
     thrift_tests::apache_src::apache_source().unwrap_or_else(|e| panic!("{e}")).clone()
 }
 
-fn thrift_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            thrift_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "thrift") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_apache_idl_resolves_or_is_rejected_as_apache_rejects_it() {
     let root = apache();
-    let mut files = Vec::new();
-    thrift_files(&root, &mut files);
+    let files = thrift_tests::idl_corpus::thrift_files(&root);
     assert!(files.len() > 150, "only {} IDL files under {}", files.len(), root.display());
     let include_dirs = [root.join("test")];
     let mut failures = Vec::new();
